@@ -347,3 +347,123 @@ def test_a_string_filter_on_queue_status(qmgr, how):
     found = pcf.MQCMD_INQUIRE_Q_STATUS({CMQC.MQCA_Q_NAME: b"*"}, [condition(b"APP.R*")])
     pcf.disconnect()
     assert [_name(q[CMQC.MQCA_Q_NAME]) for q in found] == ["APP.REPLY"]
+
+
+# -- a collector that sends and parses PCF itself (Datadog's CustomPCFExecute) ----------------
+
+def _unpack_as_the_collector_does(message: bytes) -> tuple[dict, pymqi.CFH]:
+    """A PCF message read the way pymqi's own PCFExecute.unpack reads it, which Datadog's
+    collector copies to read statistics messages: the MQCFH, then each structure's fixed
+    part alone (to learn its lengths), then the structure made with those lengths and
+    unpacked whole."""
+    import struct
+
+    header = pymqi.CFH(Version=CMQCFC.MQCFH_VERSION_1)
+    header.unpack(message[:CMQCFC.MQCFH_STRUC_LENGTH])
+    if header.CompCode:
+        raise pymqi.MQMIError(header.CompCode, header.Reason)
+    res: dict = {}
+    cursor = CMQCFC.MQCFH_STRUC_LENGTH
+    for _ in range(header.ParameterCount):
+        parameter_type = struct.unpack(pymqi.MQLONG_TYPE, message[cursor:cursor + 4])[0]
+        if parameter_type == CMQCFC.MQCFT_STRING:
+            parameter = pymqi.CFST()
+            parameter.unpack(message[cursor:cursor + CMQCFC.MQCFST_STRUC_LENGTH_FIXED])
+            if parameter.StringLength > 1:
+                parameter = pymqi.CFST(StringLength=parameter.StringLength)
+                parameter.unpack(message[cursor:cursor + parameter.StrucLength])
+            value = parameter.String
+        elif parameter_type == CMQCFC.MQCFT_BYTE_STRING:
+            parameter = pymqi.CFBS()
+            parameter.unpack(message[cursor:cursor + CMQCFC.MQCFBS_STRUC_LENGTH_FIXED])
+            if parameter.StringLength > 1:
+                parameter = pymqi.CFBS(StringLength=parameter.StringLength)
+                parameter.unpack(message[cursor:cursor + parameter.StrucLength])
+            value = parameter.String
+        elif parameter_type == CMQCFC.MQCFT_INTEGER:
+            parameter = pymqi.CFIN()
+            parameter.unpack(message[cursor:cursor + CMQCFC.MQCFIN_STRUC_LENGTH])
+            value = parameter.Value
+        elif parameter_type == CMQCFC.MQCFT_INTEGER_LIST:
+            parameter = pymqi.CFIL()
+            parameter.unpack(message[cursor:cursor + CMQCFC.MQCFIL_STRUC_LENGTH_FIXED])
+            if parameter.Count > 0:
+                parameter = pymqi.CFIL(Count=parameter.Count, StrucLength=parameter.StrucLength)
+                parameter.unpack(message[cursor:cursor + parameter.StrucLength])
+            value = parameter.Values
+        elif parameter_type == CMQCFC.MQCFT_STRING_LIST:
+            parameter = pymqi.CFSL()
+            parameter.unpack(message[cursor:cursor + CMQCFC.MQCFSL_STRUC_LENGTH_FIXED])
+            if parameter.StringLength > 1:
+                parameter = pymqi.CFSL(StringLength=parameter.StringLength,
+                                       Count=parameter.Count,
+                                       StrucLength=parameter.StrucLength)
+                parameter.unpack(message[cursor:cursor + parameter.StrucLength])
+            value = parameter.Strings
+        else:
+            raise NotImplementedError(parameter_type)
+        cursor += parameter.StrucLength
+        res[parameter.Parameter] = value
+    return res, header
+
+
+def _send_as_the_collector_does(qmgr, reply_queue, reply_queue_name: bytes, command: int,
+                                params: list) -> list:
+    """A command put on the command queue and its replies got by CorrelId, as the
+    collector's own _Method does: an MQCFH version 3 of MQCFT_COMMAND_XR and the
+    parameters packed by pymqi's structures."""
+    message = pymqi.CFH(Version=CMQCFC.MQCFH_VERSION_3, Command=command,
+                        Type=CMQCFC.MQCFT_COMMAND_XR, ParameterCount=len(params)).pack()
+    for parameter in params:
+        message += parameter.pack()
+    command_queue = pymqi.Queue(qmgr, "SYSTEM.ADMIN.COMMAND.QUEUE", CMQC.MQOO_OUTPUT)
+    put_md = pymqi.MD(Format=CMQC.MQFMT_ADMIN, MsgType=CMQC.MQMT_REQUEST,
+                      ReplyToQ=reply_queue_name, Feedback=CMQC.MQFB_NONE, Expiry=50,
+                      Report=CMQC.MQRO_PASS_DISCARD_AND_EXPIRY | CMQC.MQRO_DISCARD_MSG)
+    command_queue.put(message, put_md, pymqi.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+    command_queue.close()
+    get_opts = pymqi.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT + CMQC.MQGMO_FAIL_IF_QUIESCING
+                         + CMQC.MQGMO_WAIT, Version=CMQC.MQGMO_VERSION_2,
+                         MatchOptions=CMQC.MQMO_MATCH_CORREL_ID, WaitInterval=5000)
+    get_md = pymqi.MD(CorrelId=put_md.MsgId)
+    replies = []
+    while True:
+        res, header = _unpack_as_the_collector_does(reply_queue.get(None, get_md, get_opts))
+        replies.append(res)
+        if header.Control == CMQCFC.MQCFC_LAST:
+            return replies
+
+
+def test_a_collector_parses_pcf_replies_with_pymqi_s_structures(qmgr):
+    """Given a collector that packs its own commands with pymqi.CFH / CFST / CFIN / CFIL and
+    parses the replies structure by structure (each structure's fixed part unpacked first
+    to learn its lengths, then made with StringLength / Count / StrucLength and unpacked
+    whole), when it sends Inquire Queue, Inquire Queue Status (its OnQTime an MQCFIL) and
+    Inquire Namelist (an MQCFSL) and reads the replies, then each parses: APP.Q's name and
+    depth, the status's two OnQTime values, the namelist's names."""
+    pymqi.Queue(qmgr, QUEUE).put(b"counted")
+    pcf = pymqi.PCFExecute(qmgr)
+    pcf.MQCMD_CREATE_NAMELIST({CMQC.MQCA_NAMELIST_NAME: b"MON.NL",
+                               CMQC.MQCA_NAMES: [b"APP.Q", b"APP.REPLY"],
+                               CMQCFC.MQIACF_REPLACE: CMQCFC.MQRP_YES})
+    pcf.disconnect()
+    od = pymqi.OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName=b"MONITOR.*")
+    reply_queue = pymqi.Queue(qmgr, od, CMQC.MQOO_INPUT_EXCLUSIVE)
+    try:
+        name = od.ObjectName
+        (queue_info,) = _send_as_the_collector_does(
+            qmgr, reply_queue, name, CMQCFC.MQCMD_INQUIRE_Q,
+            [pymqi.CFST(Parameter=CMQC.MQCA_Q_NAME, String=QUEUE.encode())])
+        (status,) = _send_as_the_collector_does(
+            qmgr, reply_queue, name, CMQCFC.MQCMD_INQUIRE_Q_STATUS,
+            [pymqi.CFST(Parameter=CMQC.MQCA_Q_NAME, String=QUEUE.encode()),
+             pymqi.CFIL(Parameter=CMQCFC.MQIACF_Q_STATUS_ATTRS, Values=[CMQCFC.MQIACF_ALL])])
+        (namelist,) = _send_as_the_collector_does(
+            qmgr, reply_queue, name, CMQCFC.MQCMD_INQUIRE_NAMELIST,
+            [pymqi.CFST(Parameter=CMQC.MQCA_NAMELIST_NAME, String=b"MON.NL")])
+    finally:
+        reply_queue.close()
+    assert queue_info[CMQC.MQCA_Q_NAME].rstrip(b" \0") == QUEUE.encode()
+    assert queue_info[CMQC.MQIA_CURRENT_Q_DEPTH] == 1
+    assert len(status[CMQCFC.MQIACF_Q_TIME_INDICATOR]) == 2
+    assert [n.rstrip(b" \0") for n in namelist[CMQC.MQCA_NAMES]] == [b"APP.Q", b"APP.REPLY"]
