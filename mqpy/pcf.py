@@ -143,6 +143,10 @@ def _layouts(order: str) -> dict[int, cs.Construct]:
 # --------------------------------------------------------------------------- parameters
 
 
+#: the derived fields read as attributes (``_Structure.__getattr__``)
+_DERIVED_READ = frozenset({"Count", "StringLength", "FilterValueLength"})
+
+
 class _Structure:
     """pymqi's ``pack()`` / ``unpack()`` of one parameter structure on its own (a group: its
     header only, its members are the structures after it)."""
@@ -160,8 +164,14 @@ class _Structure:
 
     def unpack(self, buff: bytes, encoding: int | None = None) -> Any:
         """Set this structure's fields from the one at the start of ``buff``; returns it.
-        StructError with the MQRCCF_* reason when ``buff`` holds no such structure."""
-        param, _ = _parse_one(bytes(buff), 0, byte_order(encoding))
+        StructError with the MQRCCF_* reason when ``buff`` holds no such structure.
+
+        ``buff`` may hold the structure's fixed part alone, as pymqi's PCFExecute.unpack
+        (and programs that copy it) reads a structure to learn its lengths: the lengths
+        and counts are then set, the value itself (not in ``buff``) NULs or zeros."""
+        data, order = bytes(buff), byte_order(encoding)
+        fixed = _fixed_part(data, order)
+        param = fixed if fixed is not None else _parse_one(data, 0, order)[0]
         if type(param) is not type(self):
             raise StructError(f"{type(param).__name__} where {type(self).__name__} was "
                               "expected", CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR)
@@ -176,6 +186,15 @@ class _Structure:
         own = {k: v for k, v in self._fields().items() if k != "Pad"}
         return {"Type": self.Type, "StrucLength": own.pop("StrucLength"),
                 "Parameter": self.Parameter, **own}
+
+    def __getattr__(self, name: str) -> Any:
+        """pymqi's MQOpts reads every field as an attribute: the lengths and counts mqpy
+        derives from the values too (``cfst.StringLength``, ``cfil.Count``)."""
+        if name in _DERIVED_READ:
+            fields = self._fields()
+            if name in fields:
+                return fields[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def StrucLength(self) -> int:  # noqa: N802 - IBM's field name
@@ -471,7 +490,8 @@ def _takes_derived_fields(cls: type) -> None:
     it; any other (Type, StrucLength, Count) must be the one the values make, else
     ValueError."""
     init = cls.__init__
-    derived = tuple(n for n in _DERIVED if n not in attrs.fields_dict(cls))
+    fields = attrs.fields_dict(cls)
+    derived = tuple(n for n in _DERIVED if n not in fields)
 
     def __init__(self: Any, *args: Any, **kw: Any) -> None:  # noqa: N807 - the constructor
         if not kw or not any(n in kw for n in derived):
@@ -481,6 +501,13 @@ def _takes_derived_fields(cls: type) -> None:
         for length, value in _SIZED.items():
             if length in given and value in kw:
                 kw[value] = _b(kw[value])[:given[length]].ljust(given[length], b"\0")
+        if "Count" in given:  # a list made to a count, its values to come (pymqi's unpack)
+            if "Strings" in fields and "Strings" not in kw:
+                kw["Strings"] = [b"\0" * given.get("StringLength", 0)] * given["Count"]
+            elif "Values" in fields and "Values" not in kw:
+                kw["Values"] = [0] * given["Count"]
+        elif "String" in fields and "String" not in kw and "StringLength" in given:
+            kw["String"] = b"\0" * given["StringLength"]
         init(self, *args, **kw)
         made = _Structure.get(self)
         wrong = {n: v for n, v in given.items() if n in made and made[n] != v}
@@ -716,6 +743,38 @@ def _parse_one(data: bytes, pos: int, order: str) -> tuple[Parameter, int]:
     except cs.ConstructError as exc:
         raise StructError(f"{cls.__name__} at offset {pos}: {exc}", _length_reason(cls)) from None
     return _from_layout(cls, c), pos + length
+
+
+#: the fixed part's length of each structure with a value of varying length
+_FIXED_LENGTHS = {
+    CMQCFC.MQCFT_STRING: CMQCFC.MQCFST_STRUC_LENGTH_FIXED,
+    CMQCFC.MQCFT_STRING_LIST: CMQCFC.MQCFSL_STRUC_LENGTH_FIXED,
+    CMQCFC.MQCFT_BYTE_STRING: CMQCFC.MQCFBS_STRUC_LENGTH_FIXED,
+    CMQCFC.MQCFT_INTEGER_LIST: CMQCFC.MQCFIL_STRUC_LENGTH_FIXED,
+    CMQCFC.MQCFT_INTEGER64_LIST: CMQCFC.MQCFIL64_STRUC_LENGTH_FIXED,
+}
+
+
+def _fixed_part(data: bytes, order: str) -> Parameter | None:
+    """The structure whose fixed part alone ``data`` holds (its StrucLength longer than
+    ``data``), with the lengths and counts that part declares and NULs or zeros for the
+    value; None when ``data`` holds more, or is no such part."""
+    if len(data) < 8:
+        return None
+    cft, length = struct.unpack_from(order + "ii", data, 0)
+    fixed = _FIXED_LENGTHS.get(cft)
+    if fixed is None or len(data) != fixed or length <= fixed:
+        return None
+    fields = struct.unpack_from(order + "i" * (fixed // 4), data, 0)
+    parameter = fields[2]
+    if cft == CMQCFC.MQCFT_STRING:  # Type, StrucLength, Parameter, CCSID, StringLength
+        return CFST(parameter, b"\0" * max(fields[4], 0), fields[3])
+    if cft == CMQCFC.MQCFT_BYTE_STRING:  # ..., Parameter, StringLength
+        return CFBS(parameter, b"\0" * max(fields[3], 0))
+    if cft == CMQCFC.MQCFT_STRING_LIST:  # ..., Parameter, CCSID, Count, StringLength
+        return CFSL(parameter, [b"\0" * max(fields[5], 0)] * max(fields[4], 0), fields[3])
+    cls = CFIL if cft == CMQCFC.MQCFT_INTEGER_LIST else CFIL64
+    return cls(parameter, [0] * max(fields[3], 0))  # ..., Parameter, Count
 
 
 def _parse_common(data: bytes, pos: int, length: int, cft: int, order: str

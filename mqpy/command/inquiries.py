@@ -75,7 +75,25 @@ _CHSTATUS_PCF: dict[str, tuple[int, int]] = {
     "LSTMSGDA": (CMQCFC.MQCACH_LAST_MSG_DATE, 12), "LSTMSGTI": (CMQCFC.MQCACH_LAST_MSG_TIME, 8),
     "CHSTADA": (CMQCFC.MQCACH_CHANNEL_START_DATE, 12),
     "CHSTATI": (CMQCFC.MQCACH_CHANNEL_START_TIME, 8),
+    "RAPPLTAG": (CMQCFC.MQCACH_REMOTE_APPL_TAG, CMQC.MQ_APPL_TAG_LENGTH),
+    "MCAUSER": (CMQCFC.MQCACH_MCA_USER_ID, CMQC.MQ_MCA_USER_ID_LENGTH),
+    "CURSHCNV": (CMQCFC.MQIACH_CURRENT_SHARING_CONVS, 0),
+    "MAXSHCNV": (CMQCFC.MQIACH_MAX_SHARING_CONVS, 0),
+    "SSLCIPH": (CMQCFC.MQCACH_SSL_CIPHER_SPEC, CMQC.MQ_SSL_CIPHER_SPEC_LENGTH),
+    "SSLPEER": (CMQCFC.MQCACH_SSL_SHORT_PEER_NAME, CMQC.MQ_SSL_SHORT_PEER_NAME_LENGTH),
+    "SSLCERTI": (CMQCFC.MQCACH_SSL_CERT_ISSUER_NAME, CMQC.MQ_SHORT_DNAME_LENGTH),
 }
+#: what IBM's Inquire Channel Status response always carries of a current instance, a
+#: string blank and a number 0 where the instance has none (a SVRCONN's XmitQName)
+_CHSTATUS_ALWAYS: dict[int, int] = {
+    CMQCFC.MQCACH_CONNECTION_NAME: CMQC.MQ_CONN_NAME_LENGTH,
+    CMQCFC.MQCACH_REMOTE_APPL_TAG: CMQC.MQ_APPL_TAG_LENGTH,
+    CMQC.MQCA_REMOTE_Q_MGR_NAME: CMQC.MQ_Q_MGR_NAME_LENGTH,
+    CMQCFC.MQCACH_XMIT_Q_NAME: CMQC.MQ_Q_NAME_LENGTH,
+    CMQCFC.MQIACH_STOP_REQUESTED: 0, CMQCFC.MQIACH_CHANNEL_SUBSTATE: 0}
+_CHSTATUS_HEAD = frozenset({CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE, CMQCFC.MQCACH_CHANNEL_NAME,
+                            CMQCFC.MQIACH_CHANNEL_STATUS, CMQCFC.MQIACH_CHANNEL_TYPE,
+                            *_CHSTATUS_ALWAYS})
 # monitoring pairs (short term, long term) -> MQCFIL
 _CHSTATUS_PAIRS = {"NETTIME": CMQCFC.MQIACH_NETWORK_TIME_INDICATOR,
                    "XQTIME": CMQCFC.MQIACH_XMITQ_TIME_INDICATOR,
@@ -127,6 +145,14 @@ def _chstatus_params(row: dict[str, object]) -> list[pcf.Parameter]:
         value = str(row.get(keyword) or "")
         if "," in value:
             out.append(pcf.CFIL(parameter, [int(v) for v in value.split(",")]))
+    if "SUBSTATE" in row:  # a current instance: its MCA runs while the channel is active
+        out.append(pcf.CFIN(CMQCFC.MQIACH_MCA_STATUS, CMQCFC.MQMCAS_STOPPED
+                            if row.get("STATUS") in ("STOPPED", "INACTIVE")
+                            else CMQCFC.MQMCAS_RUNNING))
+        present = {p.Parameter for p in out}
+        out.extend(pcf.CFST(parameter, b" " * length) if length else pcf.CFIN(parameter, 0)
+                   for parameter, length in _CHSTATUS_ALWAYS.items()
+                   if parameter not in present)
     return out
 
 
@@ -161,38 +187,65 @@ def inquire_q_names(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     return [Response([pcf.CFSL(CMQCFC.MQCACF_Q_NAMES, names)])]
 
 
+#: DISPLAY QSTATUS MONQ -> Inquire Queue Status QueueMonitoring (MQMON_*)
+_MONQ = {"OFF": CMQC.MQMON_OFF, "LOW": CMQC.MQMON_LOW, "MEDIUM": CMQC.MQMON_MEDIUM,
+         "HIGH": CMQC.MQMON_HIGH}
+
+
+def _not_available(value: object) -> int:
+    """A monitoring value as PCF carries it: MQMON_NOT_AVAILABLE where DISPLAY shows none."""
+    return CMQC.MQMON_NOT_AVAILABLE if value in ("", None) else int(value)  # type: ignore
+
+
+def _q_status_params(view: dict[str, object]) -> list[pcf.Parameter]:
+    """A DISPLAY QSTATUS TYPE(QUEUE) view as Inquire Queue Status response parameters
+    (StatusType MQIACF_Q_STATUS), every one the response can carry."""
+    uncom = view["UNCOM"]
+    return [
+        pcf.CFIN(CMQC.MQIA_CURRENT_Q_DEPTH, int(view["CURDEPTH"])),  # type: ignore
+        pcf.CFIN(CMQC.MQIA_OPEN_INPUT_COUNT, int(view["IPPROCS"])),  # type: ignore
+        pcf.CFIN(CMQC.MQIA_OPEN_OUTPUT_COUNT, int(view["OPPROCS"])),  # type: ignore
+        pcf.CFIN(CMQCFC.MQIACF_UNCOMMITTED_MSGS, 0 if uncom == "NO" else int(uncom)),  # type: ignore
+        pcf.CFIN(CMQCFC.MQIACF_OLDEST_MSG_AGE, _not_available(view["MSGAGE"])),
+        pcf.CFIL(CMQCFC.MQIACF_Q_TIME_INDICATOR,
+                 [_not_available(t) for t in view["QTIME"]]),  # type: ignore[union-attr]
+        pcf.CFIN(CMQC.MQIA_MONITORING_Q, _MONQ.get(str(view["MONQ"]), CMQC.MQMON_OFF)),
+        pcf.CFST(CMQCFC.MQCACF_LAST_PUT_DATE, str(view["LPUTDATE"]).ljust(12)),
+        pcf.CFST(CMQCFC.MQCACF_LAST_PUT_TIME, str(view["LPUTTIME"]).ljust(8)),
+        pcf.CFST(CMQCFC.MQCACF_LAST_GET_DATE, str(view["LGETDATE"]).ljust(12)),
+        pcf.CFST(CMQCFC.MQCACF_LAST_GET_TIME, str(view["LGETTIME"]).ljust(8)),
+    ]  # fmt: skip
+
+
 def inquire_q_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    """One response per local queue named (StatusType MQIACF_Q_STATUS, the default) or per
+    handle open on one (MQIACF_Q_HANDLE): QName and StatusType always, then what
+    QStatusAttrs asks for (default all). OldestMsgAge and OnQTime are MQMON_NOT_AVAILABLE
+    while the queue's monitoring (MONQ in effect) is OFF."""
     name = required_name(msg, CMQC.MQCA_Q_NAME)
     objs = req.objects(("QLOCAL",), name)
     if not objs:
         return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
     stype = msg.get(CMQCFC.MQIACF_Q_STATUS_TYPE, CMQCFC.MQIACF_Q_STATUS)
+    wanted = asked_attrs(msg, CMQCFC.MQIACF_Q_STATUS_ATTRS)
     out = []
     index = req.processor.engine.open_handles_by_queue() if len(objs) > 1 else None
     for obj in objs:
-        qname = pcf.CFST(CMQC.MQCA_Q_NAME, obj.name.ljust(CMQC.MQ_Q_NAME_LENGTH))
+        head = [pcf.CFST(CMQC.MQCA_Q_NAME, obj.name.ljust(CMQC.MQ_Q_NAME_LENGTH)),
+                pcf.CFIN(CMQCFC.MQIACF_Q_STATUS_TYPE, stype)]
         if stype == CMQCFC.MQIACF_Q_HANDLE:
-            for row in queues.handle_status(req.processor, obj):
-                out.append(Response([qname, pcf.CFIN(CMQCFC.MQIACF_Q_STATUS_TYPE, stype),
-                                     pcf.CFST(CMQCFC.MQCACF_APPL_TAG,
-                                              str(row["APPLTAG"]).ljust(28)),
-                                     pcf.CFST(CMQCFC.MQCACF_USER_IDENTIFIER,
-                                              str(row["USERID"]).ljust(12))]))
+            for row in queues.handle_status(req.processor, obj, with_options=True):
+                params = attr_params(row, pcfmap.QSTATUS_HANDLE, wanted)
+                if wanted is None or CMQCFC.MQIACF_HANDLE_STATE in wanted:
+                    # (no MQI call is in progress on a handle while the command server
+                    # reads it: the engine serves one call at a time)
+                    params.append(pcf.CFIN(CMQCFC.MQIACF_HANDLE_STATE,
+                                           CMQCFC.MQHSTATE_INACTIVE))
+                out.append(Response([*head, *params]))
             continue
         view = queues.queue_status_view(req.processor, obj, index)
-        uncom = view["UNCOM"]
-        out.append(Response([
-            qname, pcf.CFIN(CMQCFC.MQIACF_Q_STATUS_TYPE, CMQCFC.MQIACF_Q_STATUS),
-            pcf.CFIN(CMQC.MQIA_CURRENT_Q_DEPTH, int(view["CURDEPTH"])),  # type: ignore
-            pcf.CFIN(CMQC.MQIA_OPEN_INPUT_COUNT, int(view["IPPROCS"])),  # type: ignore
-            pcf.CFIN(CMQC.MQIA_OPEN_OUTPUT_COUNT, int(view["OPPROCS"])),  # type: ignore
-            pcf.CFIN(CMQCFC.MQIACF_UNCOMMITTED_MSGS, 0 if uncom == "NO" else int(uncom)),  # type: ignore
-            pcf.CFIN(CMQCFC.MQIACF_OLDEST_MSG_AGE, int(view["MSGAGE"])),  # type: ignore
-            pcf.CFST(CMQCFC.MQCACF_LAST_PUT_DATE, str(view["LPUTDATE"]).ljust(12)),
-            pcf.CFST(CMQCFC.MQCACF_LAST_PUT_TIME, str(view["LPUTTIME"]).ljust(8)),
-            pcf.CFST(CMQCFC.MQCACF_LAST_GET_DATE, str(view["LGETDATE"]).ljust(12)),
-            pcf.CFST(CMQCFC.MQCACF_LAST_GET_TIME, str(view["LGETTIME"]).ljust(8)),
-        ]))  # fmt: skip
+        out.append(Response([*head, *(p for p in _q_status_params(view)
+                                      if wanted is None or p.Parameter in wanted)]))
     return out
 
 
@@ -276,7 +329,8 @@ def inquire_channel(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
 
 def inquire_channel_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     """One response per channel instance: current status from the channel initiator, or
-    with MQOT_SAVED_CHANNEL each end's saved sync data."""
+    with MQOT_SAVED_CHANNEL each end's saved sync data; what IBM always returns, then the
+    ChannelInstanceAttrs asked for (default all)."""
     name = required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)
     instance = msg.get(CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE, CMQC.MQOT_CURRENT_CHANNEL)
     if instance not in (CMQC.MQOT_CURRENT_CHANNEL, CMQC.MQOT_SAVED_CHANNEL):
@@ -287,8 +341,11 @@ def inquire_channel_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Respons
         optional_name(msg, CMQCFC.MQCACH_XMIT_Q_NAME))
     if not rows:
         return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHL_STATUS_NOT_FOUND)]
+    wanted = asked_attrs(msg, CMQCFC.MQIACH_CHANNEL_INSTANCE_ATTRS)
     return [Response([pcf.CFIN(CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE, instance),
-                      *_chstatus_params(row)]) for row in rows]
+                      *(p for p in _chstatus_params(row) if wanted is None
+                        or p.Parameter in wanted or p.Parameter in _CHSTATUS_HEAD)])
+            for row in rows]
 
 
 def inquire_listener_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:

@@ -85,9 +85,8 @@ def queue_status_view(proc: MQSCProcessor, obj: Any,
         oldest = mq.oldest_put_time() if mq else 0.0
         last_put = getattr(mq, "last_put", 0.0)
         last_get = getattr(mq, "last_get", 0.0)
-        monq = obj.attributes.get("MONQ", "QMGR")
-        if monq == "QMGR":
-            monq = eng.catalog.qmgr.get("MONQ", "OFF")
+        monq = monitoring_in_effect(obj.attributes.get("MONQ", "QMGR"),
+                                    eng.catalog.qmgr.get("MONQ", "OFF"))
     lgetdate, lgettime = date_time(last_get)
     lputdate, lputtime = date_time(last_put)
     uncom = int(status.get("UNCOM", 0))  # type: ignore[call-overload]
@@ -96,16 +95,30 @@ def queue_status_view(proc: MQSCProcessor, obj: Any,
         "OPPROCS": status["OPPROCS"], "UNCOM": uncom or "NO",
         "LGETDATE": lgetdate, "LGETTIME": lgettime, "LPUTDATE": lputdate,
         "LPUTTIME": lputtime, "MEDIALOG": "", "MONQ": monq,
-        "MSGAGE": int(time.time() - oldest) if oldest else 0, "QTIME": ("", ""),
+        # the oldest message's age is known only with queue monitoring on (IBM shows it
+        # blank, and PCF answers MQMON_NOT_AVAILABLE, with MONQ OFF)
+        "MSGAGE": "" if monq == "OFF" else int(time.time() - oldest) if oldest else 0,
+        "QTIME": ("", ""),
     }  # fmt: skip
+
+
+def monitoring_in_effect(queue_monq: object, qmgr_monq: object) -> str:
+    """A queue's MONQ in effect: its own, or the queue manager's for MONQ(QMGR); OFF
+    whatever the queue says when the queue manager's is NONE."""
+    if str(qmgr_monq) == "NONE":
+        return "OFF"
+    return str(qmgr_monq if queue_monq == "QMGR" else queue_monq)
 
 
 def _yes(opts: int, flag: int) -> str:
     return "YES" if opts & flag else "NO"
 
 
-def handle_status(proc: MQSCProcessor, obj: Any) -> list[dict[str, object]]:
-    """DISPLAY QSTATUS TYPE(HANDLE): one row per open handle on the queue."""
+def handle_status(proc: MQSCProcessor, obj: Any, *, with_options: bool = False
+                  ) -> list[dict[str, object]]:
+    """DISPLAY QSTATUS TYPE(HANDLE): one row per open handle on the queue; ``with_options``
+    adds OPENOPTS, the MQOO_* options the handle was opened with (which Inquire Queue
+    Status answers and DISPLAY QSTATUS does not show)."""
     eng = proc.engine
     rows = []
     inputs = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE
@@ -116,10 +129,10 @@ def handle_status(proc: MQSCProcessor, obj: Any) -> list[dict[str, object]]:
                 if h.mq is not mq:
                     continue
                 opts = h.options
-                rows.append({
+                row: dict[str, object] = {
                     "APPLTAG": _text(conn.appl_name), "APPLTYPE": "USER",
                     "ASTATE": "NONE", "BROWSE": _yes(opts, CMQC.MQOO_BROWSE),
-                    "CHANNEL": "", "CONNAME": "",
+                    "CHANNEL": conn.channel, "CONNAME": conn.conname,
                     "INPUT": ("EXCL" if h.exclusive else "SHARED") if opts & inputs else "NO",
                     "INQUIRE": _yes(opts, CMQC.MQOO_INQUIRE),
                     "OUTPUT": _yes(opts, CMQC.MQOO_OUTPUT), "SET": _yes(opts, CMQC.MQOO_SET),
@@ -127,7 +140,10 @@ def handle_status(proc: MQSCProcessor, obj: Any) -> list[dict[str, object]]:
                     "USERID": _text(conn.user),
                     # read ahead in effect for the handle (engine.readahead's rules)
                     "READA": "YES" if readahead.in_effect(opts, h.obj) else "NO",
-                })  # fmt: skip
+                }  # fmt: skip
+                if with_options:
+                    row["OPENOPTS"] = opts
+                rows.append(row)
     return rows
 
 
