@@ -3,7 +3,7 @@
 # regenerate with: python -m mqpy._constgen /path/to/mq-constants.tsv
 # The *_ARRAY forms are appended from mqpy._constgen.ARRAY_FORMS.
 # Names missing from the table are appended from mqpy._constgen.SUPPLEMENT.
-"""IBM MQ cmqc.h constants (generated; 2551 names)."""
+"""IBM MQ cmqc.h constants (generated; 2556 names)."""
 
 MQAIR_LENGTH_1 = 328
 MQAIR_LENGTH_2 = 584
@@ -2464,6 +2464,11 @@ MQSCO_VERSION_6 = 6
 MQSCO_VERSION_7 = 7
 MQSCO_LENGTH_6 = 648
 MQSCO_LENGTH_7 = 672
+MQSVC_STATUS_STOPPED = 0
+MQSVC_STATUS_STARTING = 1
+MQSVC_STATUS_RUNNING = 2
+MQSVC_STATUS_STOPPING = 3
+MQSVC_STATUS_RETRYING = 4
 MQAIR_STRUC_ID_ARRAY = [b'A', b'I', b'R', b' ']
 MQBNO_STRUC_ID_ARRAY = [b'B', b'N', b'O', b' ']
 MQBMHO_STRUC_ID_ARRAY = [b'B', b'M', b'H', b'O']

@@ -49,6 +49,12 @@ SUPPLEMENT: dict[str, list[tuple[str, int | bytes]]] = {
         ("MQSCO_VERSION_7", 7),
         ("MQSCO_LENGTH_6", 648),
         ("MQSCO_LENGTH_7", 672),
+        # Service Status (a listener's, a service's, the command server's)
+        ("MQSVC_STATUS_STOPPED", 0),
+        ("MQSVC_STATUS_STARTING", 1),
+        ("MQSVC_STATUS_RUNNING", 2),
+        ("MQSVC_STATUS_STOPPING", 3),
+        ("MQSVC_STATUS_RETRYING", 4),
     ],
 }
 

@@ -766,15 +766,22 @@ def _fixed_part(data: bytes, order: str) -> Parameter | None:
     if fixed is None or len(data) != fixed or length <= fixed:
         return None
     fields = struct.unpack_from(order + "i" * (fixed // 4), data, 0)
-    parameter = fields[2]
+    parameter, room = fields[2], length - fixed  # the value fits in what StrucLength says
     if cft == CMQCFC.MQCFT_STRING:  # Type, StrucLength, Parameter, CCSID, StringLength
-        return CFST(parameter, b"\0" * max(fields[4], 0), fields[3])
+        size = fields[4]
+        return CFST(parameter, b"\0" * size, fields[3]) if 0 <= size <= room else None
     if cft == CMQCFC.MQCFT_BYTE_STRING:  # ..., Parameter, StringLength
-        return CFBS(parameter, b"\0" * max(fields[3], 0))
+        size = fields[3]
+        return CFBS(parameter, b"\0" * size) if 0 <= size <= room else None
     if cft == CMQCFC.MQCFT_STRING_LIST:  # ..., Parameter, CCSID, Count, StringLength
-        return CFSL(parameter, [b"\0" * max(fields[5], 0)] * max(fields[4], 0), fields[3])
-    cls = CFIL if cft == CMQCFC.MQCFT_INTEGER_LIST else CFIL64
-    return cls(parameter, [0] * max(fields[3], 0))  # ..., Parameter, Count
+        count, size = fields[4], fields[5]
+        if count < 0 or size < 0 or count * size > room or (count and not size and count > room):
+            return None
+        return CFSL(parameter, [b"\0" * size] * count, fields[3])
+    count, width = fields[3], 4 if cft == CMQCFC.MQCFT_INTEGER_LIST else 8
+    if not 0 <= count * width <= room:
+        return None
+    return (CFIL if width == 4 else CFIL64)(parameter, [0] * count)  # ..., Parameter, Count
 
 
 def _parse_common(data: bytes, pos: int, length: int, cft: int, order: str

@@ -449,9 +449,11 @@ SERVICE: tuple[PcfAttr, ...] = _t(
 )
 
 #: Inquire Service Status's own fields (DISPLAY SVSTATUS); the service's status words are
-#: cmqcfc.h's MQSVC_STATUS_* (a listener's too), which the generated constants lack.
-SVC_STATUS: dict[str, int] = {"STOPPED": 0, "STARTING": 1, "RUNNING": 2, "STOPPING": 3,
-                              "RETRYING": 4}
+#: cmqc.h's MQSVC_STATUS_* (a listener's too).
+SVC_STATUS: dict[str, int] = {
+    "STOPPED": CMQC.MQSVC_STATUS_STOPPED, "STARTING": CMQC.MQSVC_STATUS_STARTING,
+    "RUNNING": CMQC.MQSVC_STATUS_RUNNING, "STOPPING": CMQC.MQSVC_STATUS_STOPPING,
+    "RETRYING": CMQC.MQSVC_STATUS_RETRYING}
 SERVICE_STATUS: tuple[PcfAttr, ...] = _t(
     (CMQCFC.MQIACF_SERVICE_STATUS, "STATUS", 0, SVC_STATUS),
     (CMQCFC.MQIACF_PROCESS_ID, "PID"),

@@ -275,9 +275,6 @@ def test_queue_manager_status_with_attributes_listed(qmgr):
 RUNNING = 2
 
 
-@pytest.mark.xfail(strict=True, reason="mqpy's generated CMQC lacks cmqc.h's Service Status "
-                   "constants MQSVC_STATUS_STOPPED..RETRYING (0..4); CMQC.py is generated "
-                   "(mqpy._constgen's SUPPLEMENT), no file of this work's")
 def test_service_status_constants_a_program_compares_with():
     """Given pymqi's CMQC, when a program compares a listener's, the channel initiator's or
     the command server's status with MQSVC_STATUS_RUNNING, then the name is there, with
