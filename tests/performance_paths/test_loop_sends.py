@@ -179,13 +179,13 @@ def test_a_client_that_reads_nothing_holds_back_no_other_client(env, poller):  #
         other.disconnect()
 
 
-_FLOOD_S = 1.5
+_FLOOD_S = 2.5
 
 
 def test_a_flooding_client_leaves_the_loops_other_tasks_their_turn(env, poller):  # noqa: F811
     """Given a client that writes puts without pause (reading its replies as they come),
-    when it floods the poller for 1.5 s, then a task of the same loop that sleeps 5 ms at a
-    time still runs all along (no gap of half a second: the poller gives way after
+    when it floods the poller for 2.5 s, then a task of the same loop that sleeps 5 ms at a
+    time still runs all along (no gap of a second: the poller gives way after
     PASSES), and every put is answered."""
     (queue,) = _queues(env, 1)
     flood = _Raw(env.chinit.port, queue)
@@ -223,7 +223,7 @@ def test_a_flooding_client_leaves_the_loops_other_tasks_their_turn(env, poller):
         stop.set()
     during = [t for t in ticks if started <= t <= ended]
     gaps = [b - a for a, b in zip([started, *during], [*during, ended], strict=True)]
-    assert max(gaps) < 0.5, f"the loop's other tasks waited {max(gaps):.3f} s"
+    assert max(gaps) < 1.0, f"the loop's other tasks waited {max(gaps):.3f} s"
     assert len(during) >= 10
     deadline = time.monotonic() + 30
     while counted["replies"] < counted["written"] and time.monotonic() < deadline:
