@@ -507,14 +507,16 @@ class RepositoryManager:
         try:
             browse = await _mqi(mqpy.Queue, qm, COMMAND_QUEUE, CMQC.MQOO_BROWSE)
             await wakes.run_woken(
-                functools.partial(self._serve_command_queue, browse),
+                functools.partial(self._serve_command_queue, browse,
+                                  functools.partial(_take_wake, qm, COMMAND_QUEUE)),
                 functools.partial(wake.put_wakes_through, self.chinit.connect_qm,
                                   COMMAND_QUEUE))
         finally:
             with trio.CancelScope(shield=True):
                 await _mqi(_disconnect, qm)
 
-    async def _serve_command_queue(self, browse: mqpy.Queue) -> None:
+    async def _serve_command_queue(self, browse: mqpy.Queue,
+                                   take_wake: Callable[[bytes], None]) -> None:
         while True:
             async with self.lock:
                 got = await _mqi(self._get_command)
@@ -526,7 +528,7 @@ class RepositoryManager:
                             raise
                         await self._failed_command(*got, exc)
             if got is None:
-                if await _mqi(_await_message, browse, COMMAND_WAIT_MS):
+                if await _mqi(_await_message, browse, COMMAND_WAIT_MS, take_wake):
                     # a message is there: the get takes it (one it could not see, not
                     # seen again at once: so that the two cannot turn round and round)
                     await trio.sleep(0)
@@ -856,24 +858,24 @@ _WOKEN = object()
 def _await_message(browse: mqpy.Queue, wait_ms: int,
                    take_wake: Callable[[bytes], None] | None = None) -> bool:
     """Wait up to ``wait_ms`` for a message on the queue ``browse`` is open on (for
-    browsing); whether one is there. With ``take_wake``, a wake message (a cancelled
-    wait's, left on a queue nothing else gets it from) is taken off by it (given its MsgId)
-    and the wait goes on."""
-    while True:
-        md = mqpy.MD()
-        try:
-            browse.get(0, md, mqpy.GMO(
-                Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT
-                | CMQC.MQGMO_ACCEPT_TRUNCATED_MSG | CMQC.MQGMO_FAIL_IF_QUIESCING,
-                WaitInterval=wait_ms))
-        except mqpy.MQMIError as e:
-            if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                return False
-            if e.reason != CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
-                raise
-        if take_wake is None or not wake.is_wake(md):
-            return True
-        take_wake(md.MsgId)
+    browsing); whether one is there. With ``take_wake``, a wake message (this wait's, its
+    task cancelled, or a cancelled one's, on a queue nothing else gets it from) is taken off
+    by it (given its MsgId) and counts as none."""
+    md = mqpy.MD()
+    try:
+        browse.get(0, md, mqpy.GMO(
+            Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT
+            | CMQC.MQGMO_ACCEPT_TRUNCATED_MSG | CMQC.MQGMO_FAIL_IF_QUIESCING,
+            WaitInterval=wait_ms))
+    except mqpy.MQMIError as e:
+        if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+            return False
+        if e.reason != CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
+            raise
+    if take_wake is None or not wake.is_wake(md):
+        return True
+    take_wake(md.MsgId)
+    return False
 
 
 def _take_wake(qm: mqpy.QueueManager, queue: str, msgid: bytes) -> None:
