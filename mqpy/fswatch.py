@@ -11,7 +11,6 @@ taken from the events (a missed or merged event costs nothing but a later look).
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import select
 import sys
@@ -38,7 +37,9 @@ def _lib() -> ctypes.CDLL | None:
     global _libc
     if _libc is None and sys.platform.startswith("linux"):
         try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            # the process's own symbols, the C library's among them (a library search by
+            # name would start a process)
+            libc = ctypes.CDLL(None, use_errno=True)
             libc.inotify_init1.argtypes = [ctypes.c_int]
             libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
             _libc = libc
