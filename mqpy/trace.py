@@ -293,15 +293,16 @@ class Tracer:
     def _watch(self) -> None:
         watch = fswatch.open_watch()
         while True:
+            watched = False
             if watch is not None:
                 # the data path (the trace directory made, removed) and the trace directory
                 # (the control file replaced or removed): added again each time, since
-                # either may be made anew
-                watch.add(config.data_root(), fswatch.IN_CREATE | fswatch.IN_DELETE
-                          | fswatch.IN_MOVED_TO | fswatch.IN_MOVED_FROM)
-                watch.add(trace_dir(), _DIR_EVENTS)
+                # either may be made anew; neither there yet, it looks on the timer
+                watched = watch.add(config.data_root(), fswatch.IN_CREATE | fswatch.IN_DELETE
+                                    | fswatch.IN_MOVED_TO | fswatch.IN_MOVED_FROM)
+                watched = watch.add(trace_dir(), _DIR_EVENTS) or watched
             self._refresh(time.monotonic())
-            if watch is None:
+            if watch is None or not watched:
                 time.sleep(CHECK_INTERVAL)
             else:
                 watch.wait(WATCH_SAFETY_INTERVAL)

@@ -517,6 +517,7 @@ class RepositoryManager:
 
     async def _serve_command_queue(self, browse: mqpy.Queue,
                                    take_wake: Callable[[bytes], None]) -> None:
+        seen = False  # the browse saw a message
         while True:
             async with self.lock:
                 got = await _mqi(self._get_command)
@@ -527,11 +528,14 @@ class RepositoryManager:
                         if qmgr_gone(exc):
                             raise
                         await self._failed_command(*got, exc)
-            if got is None:
-                if await _mqi(_await_message, browse, COMMAND_WAIT_MS, take_wake):
-                    # a message is there: the get takes it (one it could not see, not
-                    # seen again at once: so that the two cannot turn round and round)
-                    await trio.sleep(0)
+            if got is not None:
+                seen = False
+                continue
+            if seen:
+                # the browse saw a message the get did not take: not looked for again at
+                # once, so that the two cannot turn round and round
+                await trio.sleep(WATCH_INTERVAL)
+            seen = await _mqi(_await_message, browse, COMMAND_WAIT_MS, take_wake)
 
     async def _failed_command(self, md: mqpy.MD, data: bytes, exc: Exception) -> None:
         """A command that could not be carried out is backed out and tried again; the third

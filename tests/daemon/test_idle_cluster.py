@@ -11,9 +11,18 @@ import os
 import time
 
 import pytest
+import trio
 
+import mqpy
+from mqpy import CMQC, inprocess
+from mqpy.engine.cluster import COMMAND_QUEUE
+from mqpy_chinit.chinit import ChannelInitiator
+from mqpy_chinit.cluster import manager
+from mqpy_chinit.cluster.directory import cache_path
+from mqpy_chinit.engineadmin import EngineAdmin
 from tests.daemon.test_idle_wakeups import _per_minute, _wakes
 from tests.support.installation import QM, Installation, cli
+from tests.support.waiting import wait_until
 
 SETTLE_S = 3.0
 WINDOW_S = 12.0
@@ -82,3 +91,43 @@ def test_an_idle_cluster_member_sleeps_and_serves_a_definition_at_once(install: 
     while "QUEUE(IDLE.CLUSTERED)" not in mqsc(install, "DISPLAY QCLUSTER(IDLE.CLUSTERED)\n"):
         assert time.monotonic() - defined < PROMPT_S, "the definition was not served"
         time.sleep(0.05)
+
+
+async def test_an_operator_command_does_not_wait_for_the_command_queues_wait(tmp_path,
+                                                                            monkeypatch):
+    """Given a repository manager whose wait for SYSTEM.CLUSTER.COMMAND.QUEUE lasts ten
+    minutes, when REFRESH CLUSTER is issued while it waits, then it is carried out within
+    5 s (the wait holds no lock: one made under the manager's lock held every operator
+    command until it ended); and a message that then comes on the queue is served (taken
+    off, as not a repository message) within 5 s."""
+    monkeypatch.setattr(manager, "COMMAND_WAIT_MS", 600_000)
+    root = str(tmp_path / "QMW")
+    inprocess.create("QMW", root)
+    eng = inprocess.start("QMW", root)
+    try:
+        def connect() -> mqpy.QueueManager:
+            return mqpy.embedded("QMW", data_path=root, create=False)
+
+        chinit = ChannelInitiator("QMW", connect, EngineAdmin(eng),
+                                  cluster_cache=cache_path(eng.qmdir))
+        async with trio.open_nursery() as nursery:
+            await nursery.start(chinit.run, [])
+            await wait_until(lambda: chinit.cluster is not None
+                             and chinit.cluster.repo is not None, 20)
+            await wait_until(lambda: eng.queue_status(COMMAND_QUEUE)["IPPROCS"] >= 1, 10)
+            await trio.sleep(0.5)  # the wait has begun
+            with trio.fail_after(5):
+                answer = await chinit.cluster.command({"command": "CLUSTER_REFRESH",
+                                                       "cluster": CLUSTER})
+            # carried out, under the lock: a queue manager in no cluster answers 2189
+            assert answer.get("reason") == CMQC.MQRC_CLUSTER_RESOLUTION_ERROR, answer
+            qm = connect()
+            try:
+                qm.put1(COMMAND_QUEUE, b"not a repository message", mqpy.MD())
+            finally:
+                qm.disconnect()
+            await wait_until(lambda: eng.queue_status(COMMAND_QUEUE)["CURDEPTH"] == 0
+                             and eng.queue_status(COMMAND_QUEUE)["UNCOM"] == 0, 5)
+            nursery.cancel_scope.cancel()
+    finally:
+        inprocess.stop_all()
