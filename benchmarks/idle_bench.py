@@ -2,6 +2,7 @@
 
     python -m benchmarks.idle_bench [--out FILE] [--quick] [--runs N] [--settle S]
                                     [--window S] [--against-path DIR] [--against PYTHON]
+                                    [--cluster]
 
 Each run starts a queue manager of its own (``crtmqm`` once, default configuration:
 ``strmqm`` starts its channel initiator and command server; no application connects),
@@ -16,6 +17,10 @@ over ``--window`` seconds of idleness, for the daemon and for the channel initia
   threads (``/proc/PID/task/TID/status``: voluntary ones are the sleeps a timer, a poll or
   a wait ended, involuntary ones the preemptions). A thread that ended within the window
   takes its count with it, so this is a floor.
+
+With ``--cluster`` the queue manager is, once started, made the full repository of a
+cluster of its own (ALTER QMGR REPOS, a CLUSRCVR; runmqsc, not timed), so that its
+repository manager and cluster publish/subscribe tasks are at work in the idle window.
 
 ``endmqm -i`` ends it. ``--against-path`` runs a second side with ``PYTHONPATH`` set to
 another checkout (a ``git worktree`` of an older commit), with this interpreter unless
@@ -42,6 +47,12 @@ from benchmarks.startup_bench import proc_cpu
 
 QMGR = "IDLEB"
 CONTROL = "import sys\nfrom mqpy_cli.control import {0}\nsys.argv[0] = '{0}'\n{0}()"
+RUNMQSC = "import sys\nfrom mqpy_cli.runmqsc import runmqsc\nsys.argv[0] = 'runmqsc'\nrunmqsc()"
+CLUSTER = "IDLEBC"
+#: what --cluster runs once strmqm has returned
+JOIN = (f"ALTER QMGR REPOS({CLUSTER})\n"
+        f"DEFINE CHANNEL(TO.{QMGR}) CHLTYPE(CLUSRCVR) CONNAME('127.0.0.1(1)') "
+        f"CLUSTER({CLUSTER}) REPLACE\n")
 
 
 def thread_switches(pid: int | None) -> dict[int, int]:
@@ -112,13 +123,17 @@ class Side:
         os.makedirs(self.root, exist_ok=True)
         self.command("crtmqm", QMGR)
 
-    def start(self) -> None:
+    def start(self, cluster: bool = False) -> None:
         cpu, wall = self.command("strmqm", QMGR)
         daemon, chinit = self.pids()
         self.add("strmqm_cpu_s", cpu)
         self.add("strmqm_wall_s", wall)
         self.add("daemon_cpu_at_start_s", proc_cpu(daemon))
         self.add("chinit_cpu_at_start_s", proc_cpu(chinit))
+        if cluster:
+            subprocess.run([self.python, "-c", RUNMQSC, QMGR], input=JOIN.encode(),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           env=self.env, cwd=self.root, check=True, timeout=120)
 
     def begin_window(self) -> None:
         daemon, chinit = self.pids()
@@ -170,6 +185,8 @@ def main() -> None:
     ap.add_argument("--window", type=float, default=60.0, help="seconds of idleness read")
     ap.add_argument("--against", help="a second interpreter, measured alongside")
     ap.add_argument("--against-path", help="PYTHONPATH of the second side (another checkout)")
+    ap.add_argument("--cluster", action="store_true",
+                    help="each queue manager the full repository of a cluster of its own")
     args = ap.parse_args()
     runs, window = (1, 15.0) if args.quick else (args.runs, args.window)
     against = args.against or (sys.executable if args.against_path else None)
@@ -189,7 +206,7 @@ def main() -> None:
             order = sides if run % 2 == 0 else sides[::-1]
             try:
                 for side in order:
-                    side.start()
+                    side.start(args.cluster)
                 time.sleep(args.settle)
                 for side in sides:
                     side.begin_window()
@@ -207,6 +224,7 @@ def main() -> None:
                        "platform": platform.platform()},
            "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "commit": _commit(),
            "runs": runs, "settle_s": args.settle, "window_s": window,
+           "cluster": args.cluster, "loadavg": os.getloadavg(),
            "results": sides[0].summary()}
     if against:
         doc["against"] = {"python": against, "pythonpath": args.against_path,

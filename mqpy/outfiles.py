@@ -14,12 +14,16 @@ import threading
 import time
 from typing import IO
 
-from mqpy import filemodes
+from mqpy import filemodes, fswatch
 
 #: Size at which a ``*.out`` file is rotated, bytes.
 OUTPUT_FILE_SIZE = 1024 * 1024
-#: How often a running process's output file is looked at, seconds.
+#: How often a running process's output file is looked at, seconds, where a write to it
+#: cannot be waited for (``mqpy.fswatch``); else it is looked at when written.
 CHECK_INTERVAL = 2.0
+#: How often it is looked at anyway when it can be waited for, seconds (a write it was not
+#: told of: the file replaced under its watch)
+SAFETY_INTERVAL = 300.0
 #: Files kept of one output: ``name.out``, ``name.out.1``, ``name.out.2``.
 OUTPUT_GENERATIONS = 3
 
@@ -43,7 +47,7 @@ class OutputFile:
     nothing it says is lost if its starter ends first. Its starter keeps it bounded:
     :meth:`open` rotates a full file before handing it over, :meth:`keep_bounded` copies a
     full one to ``.1`` and empties it while the process runs (``copytruncate``: a line
-    written between the copy and the truncation is lost).
+    written between the copy and the truncation is lost), looking when it is written.
     """
 
     def __init__(self, path: str, max_size: int | None = None) -> None:
@@ -72,17 +76,35 @@ class OutputFile:
         os.truncate(self.path, 0)
 
     def keep_bounded(self, proc: subprocess.Popen) -> threading.Thread:
-        """A thread that rotates the file in place whenever it is full, every
-        :data:`CHECK_INTERVAL` seconds, until ``proc`` has ended."""
+        """A thread that rotates the file in place whenever it is full, until ``proc`` has
+        ended: it looks when the file is written and when ``proc`` ends (inotify and a
+        pidfd), or every :data:`CHECK_INTERVAL` seconds where either cannot be had."""
 
         def watch() -> None:
-            while proc.poll() is None:
-                time.sleep(CHECK_INTERVAL)
-                try:
-                    if self.full():
-                        self.rotate_in_place()
-                except OSError:
-                    pass  # (a full disk: the next look tries again)
+            fs = fswatch.open_watch()
+            if fs is not None and not fs.add(self.path, fswatch.IN_MODIFY):
+                fs.close()
+                fs = None
+            try:
+                ended = os.pidfd_open(proc.pid) if fs is not None else None
+            except (AttributeError, OSError):  # (no pidfd here, or the process has ended)
+                ended = None
+            try:
+                while proc.poll() is None:
+                    if fs is None or ended is None:
+                        time.sleep(CHECK_INTERVAL)
+                    else:
+                        fs.wait(SAFETY_INTERVAL, also=ended)
+                    try:
+                        if self.full():
+                            self.rotate_in_place()
+                    except OSError:
+                        pass  # (a full disk: the next look tries again)
+            finally:
+                if fs is not None:
+                    fs.close()
+                if ended is not None:
+                    os.close(ended)
 
         thread = threading.Thread(target=watch, daemon=True,
                                   name=f"output {os.path.basename(self.path)}")

@@ -6,7 +6,9 @@ file ``trace/mqtrace.ctl`` (JSON): the trace specifications in effect, one per s
 16). Within one specification the options are ANDed (queue manager, programs, process ids);
 between specifications they are ORed. A process looks at the control file at most once a second
 (one ``stat``), so a strmqtrc or endmqtrc reaches running processes within about a second,
-without a signal, and costs an untraced MQI call one clock read.
+without a signal, and costs an untraced MQI call one clock read. A process with a watcher
+(:meth:`Tracer.watch`: one that runs a queue manager in it) looks when the trace directory
+changes (``mqpy.fswatch``), not on a timer, and once a second only where that cannot be had.
 
 A record is one JSON line: ``{`` when an MQI call starts, ``}`` when it ends with its CompCode
 and Reason (and, with ``-t timing``, its elapsed microseconds). ``-t parms`` adds the call's
@@ -28,13 +30,20 @@ from typing import Any, TypeVar
 
 import attrs
 
-from mqpy import CMQC, config, filemodes
+from mqpy import CMQC, config, filemodes, fswatch
 from mqpy.constants import reason_name
 from mqpy.version import __version__
 
 CONTROL_FILE = "mqtrace.ctl"
 MAX_SPECS = 16  # IBM: at most 16 strmqtrc invocations in effect at once
 CHECK_INTERVAL = 1.0  # seconds between looks at the control file
+#: the watcher's look when nothing changed, seconds (a change it was not told of: the data
+#: path's directory replaced under it)
+WATCH_SAFETY_INTERVAL = 300.0
+#: what in the data path and its trace directory wakes the watcher
+_DIR_EVENTS = (fswatch.IN_CREATE | fswatch.IN_DELETE | fswatch.IN_MOVED_TO
+               | fswatch.IN_MOVED_FROM | fswatch.IN_CLOSE_WRITE | fswatch.IN_DELETE_SELF
+               | fswatch.IN_MOVE_SELF)
 
 #: IBM's trace types (strmqtrc -t / -x). mqpy records "api" (the MQI calls of an
 #: application), "lqmflows" (the queue manager's daemon serving them), "comms" (a channel
@@ -271,8 +280,9 @@ class Tracer:
 
     def watch(self) -> None:
         """Keep :attr:`active` current from a thread of its own (one a process, looking at
-        the control file once a second), so that a call into an embedded queue manager,
-        which has no request to trace, pays one attribute read while nothing is traced."""
+        the control file when its directory changes, or once a second where that cannot be
+        told), so that a call into an embedded queue manager, which has no request to
+        trace, pays one attribute read while nothing is traced."""
         with self._lock:
             if self._watcher is not None and self._watcher.is_alive():
                 return
@@ -281,9 +291,21 @@ class Tracer:
             self._watcher.start()
 
     def _watch(self) -> None:
+        watch = fswatch.open_watch()
         while True:
+            watched = False
+            if watch is not None:
+                # the data path (the trace directory made, removed) and the trace directory
+                # (the control file replaced or removed): added again each time, since
+                # either may be made anew; neither there yet, it looks on the timer
+                watched = watch.add(config.data_root(), fswatch.IN_CREATE | fswatch.IN_DELETE
+                                    | fswatch.IN_MOVED_TO | fswatch.IN_MOVED_FROM)
+                watched = watch.add(trace_dir(), _DIR_EVENTS) or watched
             self._refresh(time.monotonic())
-            time.sleep(CHECK_INTERVAL)
+            if watch is None or not watched:
+                time.sleep(CHECK_INTERVAL)
+            else:
+                watch.wait(WATCH_SAFETY_INTERVAL)
 
     def look_again(self) -> None:
         """The next call looks at the control file (a strmqtrc just run, in tests):

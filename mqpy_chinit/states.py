@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import enum
 import time
+from collections.abc import Callable
 
 import attrs
 
@@ -136,6 +137,23 @@ class ChannelStateError(Exception):
         self.channel, self.event, self.state = channel, event, state
 
 
+#: what is told of every channel state change (:meth:`ChannelStatus.move`), in the thread that
+#: made it: the repository manager's watcher, which looks at its cluster channels then rather
+#: than every fraction of a second (``add_state_observer``)
+_STATE_OBSERVERS: list[Callable[[ChannelStatus], None]] = []
+
+
+def add_state_observer(observer: Callable[[ChannelStatus], None]) -> Callable[[], None]:
+    """Tell ``observer`` (which must neither block nor raise) of every channel state change
+    from now on; what to call to stop."""
+    _STATE_OBSERVERS.append(observer)
+
+    def remove() -> None:
+        if observer in _STATE_OBSERVERS:
+            _STATE_OBSERVERS.remove(observer)
+    return remove
+
+
 _stamp: list = [-1, ("", "")]  # the second last formatted, and its (date, time)
 
 
@@ -207,6 +225,8 @@ class ChannelStatus:
             self.substate = ""
         if new is ChannelState.STARTING:
             self.start_date, self.start_time = _now_date_time()
+        for observer in _STATE_OBSERVERS:
+            observer(self)
 
     def message_moved(self, nbytes: int, sent: bool, *, counted: bool = True) -> None:
         """A message of ``nbytes`` sent or received, counted in MSGS unless ``counted`` is

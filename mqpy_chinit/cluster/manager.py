@@ -22,6 +22,15 @@ repository (``repository.py``) against real queues and channels.
   start their channels too; a failed channel's messages are re-routed or dead-lettered
   (``transmitq.py``).
 
+Nothing here looks at a clock to find work. The command queue is waited on by a browse of a
+connection of its own, outside the lock (an operator's command never waits for that wait),
+and its message got under the lock without a wait. The watcher looks when a message arrives
+on an empty transmission queue (a waiting browse), when a channel's state changes
+(``states.add_state_observer``), when the repository changes, and at each minute (records
+expire); only while messages wait on the transmission queue, or a cluster channel is between
+states, does it look every WATCH_INTERVAL as well. A task that waits in a worker thread is
+woken by a wake message when it is cancelled (``mqpy_chinit.wakes``).
+
 Every step that gets a command message, changes the repository queue and puts on the
 transmission queue is one unit of work: a crash in between redoes it, and records are
 versioned, so a redelivered update changes nothing. The unit of work covers the manager's
@@ -48,7 +57,7 @@ from mqpy.engine import reports
 from mqpy.engine.cluster import COMMAND_QUEUE, REQUEST_FORMAT
 from mqpy.fap import channeldefs as D
 from mqpy_chinit import wakes
-from mqpy_chinit.states import ChannelState
+from mqpy_chinit.states import ChannelState, add_state_observer
 from mqpy_chinit.supervision import qmgr_gone
 
 from . import transmitq
@@ -81,10 +90,17 @@ from .repository import Repository
 from .workload import RoundRobinState
 
 REPOSITORY_QUEUE = "SYSTEM.CLUSTER.REPOSITORY.QUEUE"
-#: how long one get of the command queue waits (milliseconds) before it is made again (the
-#: manager, cancelled, wakes it: ``_serve_commands``)
-COMMAND_WAIT_MS = 250
+#: how long one wait for the command queue (a browse) lasts before it is made again, in
+#: milliseconds: a message ends it, and the manager, cancelled, wakes it (``_serve_commands``)
+COMMAND_WAIT_MS = 60_000
+#: how often the watcher looks while messages wait on the transmission queue or a cluster
+#: channel is between states, seconds (else it looks when something happens)
 WATCH_INTERVAL = 0.3
+#: how long one wait for a message on an empty transmission queue lasts, milliseconds
+ARRIVAL_WAIT_MS = 60_000
+#: a cluster channel in one of these states stays in it until something happens to it
+STEADY_STATES = frozenset({ChannelState.INACTIVE, ChannelState.RUNNING, ChannelState.STOPPED,
+                           ChannelState.RETRYING})
 TICK_INTERVAL = 60.0
 
 
@@ -120,6 +136,14 @@ class RepositoryManager:
         self._rr = RoundRobinState()  # for re-routing only; MQPUTs use the engine's
         self._also_keep: list[tuple[bytes, bytes | None, str]] = []  # with the next actions
         self._held_now: dict[bytes, tuple[bytes, str] | None] = {}  # as on the queue
+        #: set when the repository changed (a unit of work ran), then replaced: what the
+        #: pub/sub tasks and the watcher wait on (``changes``)
+        self._changed = trio.Event()
+        #: set when the watcher should look now (a channel's state changed, a message came)
+        self._look = trio.Event()
+        #: set while the transmission queue was empty at the watcher's last look: only then
+        #: does the arrivals task wait for a message on it
+        self._xmitq_empty = trio.Event()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -345,6 +369,13 @@ class RepositoryManager:
                 if name == channel:
                     entry[0].cancel()
         await self._write_cache()
+        self._changed.set()
+        self._changed = trio.Event()
+
+    def changes(self) -> trio.Event:
+        """What is set at the repository's next change (a unit of work carried out): take it
+        before looking at the repository, then wait on it."""
+        return self._changed
 
     def _execute_sync(self, actions: list[Action]) -> tuple[list[str], list[str], list[str]]:
         assert self._qm is not None
@@ -467,24 +498,44 @@ class RepositoryManager:
 
     async def _serve_commands(self) -> None:
         """Carry out the command queue's messages, each in a unit of work, until cancelled.
-        The get waits in a worker thread, which a cancel cannot interrupt: cancelled while
-        it waits, a wake message (``mqpy_chinit.wakes``) ends that wait at once."""
-        await wakes.run_woken(self._serve_command_queue, functools.partial(
-            wake.put_wakes_through, self.chinit.connect_qm, COMMAND_QUEUE))
+        The wait for a message is a browse on a connection of its own, outside the lock
+        (``_await_command``); the message is then got under the lock, without a wait, in
+        the unit of work. The browse waits in a worker thread, which a cancel cannot
+        interrupt: cancelled while it waits, a wake message (``mqpy_chinit.wakes``) ends
+        that wait at once."""
+        qm = await _mqi(self.chinit.connect_qm)
+        try:
+            browse = await _mqi(mqpy.Queue, qm, COMMAND_QUEUE, CMQC.MQOO_BROWSE)
+            await wakes.run_woken(
+                functools.partial(self._serve_command_queue, browse,
+                                  functools.partial(_take_wake, qm, COMMAND_QUEUE)),
+                functools.partial(wake.put_wakes_through, self.chinit.connect_qm,
+                                  COMMAND_QUEUE))
+        finally:
+            with trio.CancelScope(shield=True):
+                await _mqi(_disconnect, qm)
 
-    async def _serve_command_queue(self) -> None:
+    async def _serve_command_queue(self, browse: mqpy.Queue,
+                                   take_wake: Callable[[bytes], None]) -> None:
+        seen = False  # the browse saw a message
         while True:
             async with self.lock:
                 got = await _mqi(self._get_command)
-                if got is not None:
+                if got is not None and got is not _WOKEN:
                     try:
                         await self._unit_of_work(functools.partial(self._on_command, *got))
                     except Exception as exc:  # noqa: BLE001 - backed out, tried again, DLQ
                         if qmgr_gone(exc):
                             raise
                         await self._failed_command(*got, exc)
-            if got is None:
-                await trio.sleep(0)
+            if got is not None:
+                seen = False
+                continue
+            if seen:
+                # the browse saw a message the get did not take: not looked for again at
+                # once, so that the two cannot turn round and round
+                await trio.sleep(WATCH_INTERVAL)
+            seen = await _mqi(_await_message, browse, COMMAND_WAIT_MS, take_wake)
 
     async def _failed_command(self, md: mqpy.MD, data: bytes, exc: Exception) -> None:
         """A command that could not be carried out is backed out and tried again; the third
@@ -494,27 +545,27 @@ class RepositoryManager:
                         f"failed ({exc!r}); backout count {md.BackoutCount}.")
         if md.BackoutCount >= 2:
             got = await _mqi(self._get_command, md.MsgId)
-            if got is not None:
+            if got is not None and got is not _WOKEN:
                 await _mqi(self._dead_letter, *got)
                 await _mqi(self._qm.commit)  # type: ignore[union-attr]
 
-    def _get_command(self, msgid: bytes | None = None) -> tuple[mqpy.MD, bytes] | None:
-        """The next command message (or the one of ``msgid``), got in syncpoint; None if
-        none came within COMMAND_WAIT_MS, or a wake message came (taken off the queue: the
-        unit of work has nothing else in it yet)."""
+    def _get_command(self, msgid: bytes | None = None) -> Any:
+        """The next command message (or the one of ``msgid``) as (MD, data), got in
+        syncpoint without a wait; None if there is none; _WOKEN if it was a wake message
+        (taken off the queue: the unit of work has nothing else in it yet)."""
         assert self._cmdq is not None and self._qm is not None
         md = mqpy.MD(MsgId=msgid) if msgid else mqpy.MD()
         try:
             data = self._cmdq.get(None, md, mqpy.GMO(
-                Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING,
-                WaitInterval=COMMAND_WAIT_MS, MatchOptions=CMQC.MQMO_MATCH_MSG_ID))
+                Options=CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_SYNCPOINT
+                | CMQC.MQGMO_FAIL_IF_QUIESCING, MatchOptions=CMQC.MQMO_MATCH_MSG_ID))
         except mqpy.MQMIError as e:
             if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                 return None
             raise
         if wake.is_wake(md):
             self._qm.commit()
-            return None
+            return _WOKEN
         return md, data
 
     async def _on_command(self, md: mqpy.MD, data: bytes) -> list[Action]:
@@ -578,40 +629,106 @@ class RepositoryManager:
         return True
 
     async def _watch(self) -> None:
-        """Start cluster senders with messages waiting; keep channel states in the cache."""
+        """Start cluster senders with messages waiting; keep channel states in the cache.
+        It looks when told to (``_look``: a message came on an empty transmission queue, a
+        channel's state changed, the repository changed) and at each minute's turn (the
+        cache's records expire by the minute); every WATCH_INTERVAL as well only while
+        messages wait on the transmission queue or a cluster channel is between states."""
         qm = await _mqi(self.chinit.connect_qm)
+        token = trio.lowlevel.current_trio_token()
+
+        def state_changed(status: Any) -> None:
+            if status.chltype == "CLUSSDR" or status.channel in self.auto:
+                try:
+                    token.run_sync_soon(self._want_look)
+                except trio.RunFinishedError:
+                    pass
+
+        stop_observing = add_state_observer(state_changed)
         try:
             xq = await _mqi(mqpy.Queue, qm, D.CLUSTER_XMITQ, CMQC.MQOO_BROWSE)
-            while True:
-                for channel in await _mqi(transmitq.waiting_channels, xq):
-                    self._start(channel)
-                    status = self.chinit.statuses.get(channel)
-                    # a channel no longer defined (its queue manager was removed) has failed
-                    # for good: its unbound messages go elsewhere, its bound ones to the DLQ
-                    gone = channel not in self.chinit.running and \
-                        self.definition(channel) is None
-                    if gone or status is not None and status.state in (
-                            ChannelState.RETRYING, ChannelState.STOPPED):
-                        cache = self.cache()
-                        if gone:
-                            cache.channels[channel] = ChannelState.STOPPED.name
-                        moved = await _mqi(self._reroute, qm, channel, cache)
-                        if moved:
-                            # AMQ8942I / AMQ8943W: mqpy's own message ids for these events
-                            self.chinit.log("AMQ8942I", f"{moved} unbound message(s) for "
-                                            f"failed cluster channel '{channel}' re-routed.")
-                        dead = await _mqi(transmitq.dead_letter_bound, qm, channel) \
-                            if gone else 0
-                        if dead:
-                            self.chinit.log("AMQ8943W", f"{dead} message(s) bound to the "
-                                            f"queue manager of deleted cluster channel "
-                                            f"'{channel}' put on the dead-letter queue.")
-                if self._cache is not None and self.repo is not None and \
-                        self._cache_inputs() != self._cache_seen:
-                    await self._write_cache()  # a channel's state changed, or time passed
-                # a queue manager in no cluster has little to watch
-                member = self.repo is not None and bool(self.repo.clusters)
-                await trio.sleep(WATCH_INTERVAL if member else 4 * WATCH_INTERVAL)
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._arrivals)
+                while True:
+                    self._look = trio.Event()
+                    waiting = await _mqi(transmitq.waiting_channels, xq)
+                    await self._look_at(qm, waiting)
+                    there = bool(waiting) or await _mqi(transmitq.anything_waiting, xq)
+                    if there:
+                        self._not_empty()
+                    else:
+                        self._xmitq_empty.set()
+                    member = self.repo is not None and bool(self.repo.clusters)
+                    between = any(s.state not in STEADY_STATES
+                                  for n, s in list(self.chinit.statuses.items())
+                                  if s.chltype == "CLUSSDR" or n in self.auto)
+                    if there or between:
+                        # a queue manager in no cluster has little to watch
+                        wait = WATCH_INTERVAL if member else 4 * WATCH_INTERVAL
+                    else:
+                        wait = 60 - self.clock() % 60 + 0.01
+                    with trio.move_on_after(wait):
+                        await self._look.wait()
+        finally:
+            stop_observing()
+            with trio.CancelScope(shield=True):
+                await _mqi(_disconnect, qm)
+
+    def _want_look(self) -> None:
+        self._look.set()
+
+    def _not_empty(self) -> None:
+        if self._xmitq_empty.is_set():
+            self._xmitq_empty = trio.Event()
+
+    async def _look_at(self, qm: mqpy.QueueManager, waiting: list[str]) -> None:
+        """One look: the channels messages wait for started, a failed one's re-routed; the
+        cache rewritten if a channel's state changed or a minute turned."""
+        for channel in waiting:
+            self._start(channel)
+            status = self.chinit.statuses.get(channel)
+            # a channel no longer defined (its queue manager was removed) has failed
+            # for good: its unbound messages go elsewhere, its bound ones to the DLQ
+            gone = channel not in self.chinit.running and \
+                self.definition(channel) is None
+            if gone or status is not None and status.state in (
+                    ChannelState.RETRYING, ChannelState.STOPPED):
+                cache = self.cache()
+                if gone:
+                    cache.channels[channel] = ChannelState.STOPPED.name
+                moved = await _mqi(self._reroute, qm, channel, cache)
+                if moved:
+                    # AMQ8942I / AMQ8943W: mqpy's own message ids for these events
+                    self.chinit.log("AMQ8942I", f"{moved} unbound message(s) for "
+                                    f"failed cluster channel '{channel}' re-routed.")
+                dead = await _mqi(transmitq.dead_letter_bound, qm, channel) \
+                    if gone else 0
+                if dead:
+                    self.chinit.log("AMQ8943W", f"{dead} message(s) bound to the "
+                                    f"queue manager of deleted cluster channel "
+                                    f"'{channel}' put on the dead-letter queue.")
+        if self._cache is not None and self.repo is not None and \
+                self._cache_inputs() != self._cache_seen:
+            await self._write_cache()  # a channel's state changed, or time passed
+
+    async def _arrivals(self) -> None:
+        """Tell the watcher when a message comes on the transmission queue it last found
+        empty: a browse waits for it in a worker thread, on a connection of its own (woken
+        by a wake message when cancelled: ``mqpy_chinit.wakes``)."""
+        qm = await _mqi(self.chinit.connect_qm)
+        try:
+            browse = await _mqi(mqpy.Queue, qm, D.CLUSTER_XMITQ, CMQC.MQOO_BROWSE)
+            take_wake = functools.partial(_take_wake, qm, D.CLUSTER_XMITQ)
+
+            async def wait_for_arrivals() -> None:
+                while True:
+                    await self._xmitq_empty.wait()
+                    if await _mqi(_await_message, browse, ARRIVAL_WAIT_MS, take_wake):
+                        self._not_empty()
+                        self._want_look()
+
+            await wakes.run_woken(wait_for_arrivals, functools.partial(
+                wake.put_wakes_through, self.chinit.connect_qm, D.CLUSTER_XMITQ))
         finally:
             with trio.CancelScope(shield=True):
                 await _mqi(_disconnect, qm)
@@ -736,6 +853,47 @@ def _reconfigure_topics(repo: Repository, old: LocalConfig | None,
 
 def _row(row: dict[str, Any]) -> dict[str, Any]:
     return {k: (round(v) if isinstance(v, float) else v) for k, v in row.items()}
+
+
+#: what ``_get_command`` answers for a wake message
+_WOKEN = object()
+
+
+def _await_message(browse: mqpy.Queue, wait_ms: int,
+                   take_wake: Callable[[bytes], None] | None = None) -> bool:
+    """Wait up to ``wait_ms`` for a message on the queue ``browse`` is open on (for
+    browsing); whether one is there. With ``take_wake``, a wake message (this wait's, its
+    task cancelled, or a cancelled one's, on a queue nothing else gets it from) is taken off
+    by it (given its MsgId) and counts as none."""
+    md = mqpy.MD()
+    try:
+        browse.get(0, md, mqpy.GMO(
+            Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT
+            | CMQC.MQGMO_ACCEPT_TRUNCATED_MSG | CMQC.MQGMO_FAIL_IF_QUIESCING,
+            WaitInterval=wait_ms))
+    except mqpy.MQMIError as e:
+        if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+            return False
+        if e.reason != CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
+            raise
+    if take_wake is None or not wake.is_wake(md):
+        return True
+    take_wake(md.MsgId)
+    return False
+
+
+def _take_wake(qm: mqpy.QueueManager, queue: str, msgid: bytes) -> None:
+    """Take the wake message ``msgid`` off ``queue`` (opened for input only meanwhile)."""
+    q = mqpy.Queue(qm, queue, CMQC.MQOO_INPUT_SHARED)
+    try:
+        q.get(0, mqpy.MD(MsgId=msgid), mqpy.GMO(
+            Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_ACCEPT_TRUNCATED_MSG,
+            MatchOptions=CMQC.MQMO_MATCH_MSG_ID))
+    except mqpy.MQMIError as e:
+        if e.reason not in (CMQC.MQRC_NO_MSG_AVAILABLE, CMQC.MQRC_TRUNCATED_MSG_ACCEPTED):
+            raise
+    finally:
+        q.close()
 
 
 def _disconnect(qm: mqpy.QueueManager) -> None:

@@ -4,7 +4,8 @@ does this in its publish/subscribe engine): a part of the repository manager.
 It connects as ``mqpy.pubsub.interqmgr.PUBSUB_DAEMON_APPL`` (one connection a task:
 fan-out, control, publications) and, while this queue manager is in a cluster:
 
-- *fan-out* (every :data:`FANOUT_INTERVAL`): reads the local subscriptions (DISPLAY SUB
+- *fan-out* (when the repository changes, and every :data:`FANOUT_INTERVAL` while there
+  are cluster topics or proxy subscriptions sent): reads the local subscriptions (DISPLAY SUB
   SUBTYPE(USER)), the cluster topics and members the repository knows, and sends or
   withdraws proxy subscriptions as ``proxysubs.ProxySubscriptions`` says: a persistent
   request on SYSTEM.INTER.QMGR.CONTROL at each member (MQPUT1 naming that queue manager:
@@ -27,7 +28,8 @@ The control and publications tasks wait in MQGET (:data:`ARRIVAL_WAIT_MS` at a t
 worker thread of their own that looks, between waits, whether its task is cancelled: a
 message is served as it arrives, and a cancelled task wakes its waiting get with a wake
 message (``mqpy_chinit.wakes``) and ends at once, its unit of work whole (nothing is
-abandoned mid-call).
+abandoned mid-call). A queue manager in no cluster has the three tasks asleep until its
+repository changes (``RepositoryManager.changes``): nothing looks at a clock.
 
 Not built: retained publications do not cross (proxy subscriptions are made with
 MQSO_NEW_PUBLICATIONS_ONLY), topic host routing, SUBSCOPE/PUBSCOPE(QMGR) on topics.
@@ -66,7 +68,7 @@ _Handler = Callable[[mqpy.QueueManager, mqpy.MD, bytes], None]
 FANOUT_INTERVAL = 1.0
 #: how long one MQGET of the control and publications tasks waits before the worker
 #: thread looks whether its task is cancelled (a cancelled task wakes it: ``_on_arrival``)
-ARRIVAL_WAIT_MS = 200
+ARRIVAL_WAIT_MS = 60_000
 #: a message got and backed out this many times goes to the dead-letter queue
 BACKOUT_LIMIT = 5
 _LOCAL_SUBS = "DISPLAY SUB(*) SUBTYPE(USER) TOPICSTR DEST WSCHEMA"
@@ -95,9 +97,10 @@ class PubSubDaemon:
                 nursery.start_soon(self._on_arrival, PUBS_QUEUE,
                                    CMQC.MQGMO_PROPERTIES_FORCE_MQRFH2, self._republish)
                 while True:
+                    changed = self._changes()
                     if self._in_a_cluster():
                         await _unless_fatal(self.fan_out())
-                    await trio.sleep(FANOUT_INTERVAL)
+                    await self._until(changed, every=self._fans_out())
         finally:
             with trio.CancelScope(shield=True):
                 await trio.to_thread.run_sync(_disconnect, qm)
@@ -112,16 +115,45 @@ class PubSubDaemon:
 
         async def serve() -> None:
             while True:
+                changed = self._changes()
                 if self._in_a_cluster():
                     await _unless_fatal(trio.to_thread.run_sync(
                         self._serve, queue, options, handle, qm, True, limiter=limiter))
-                await trio.sleep(FANOUT_INTERVAL)
+                    await trio.sleep(FANOUT_INTERVAL)  # (it backed a message out)
+                else:
+                    await self._until(changed, every=False)
 
         try:
             await wakes.run_woken(serve, lambda: wake.put_wakes_through(self._connect, queue))
         finally:
             with trio.CancelScope(shield=True):
                 await trio.to_thread.run_sync(_disconnect, qm)
+
+    def _changes(self) -> trio.Event | None:
+        """What the repository manager sets at its repository's next change; None from a
+        manager that tells none (then the tasks look every FANOUT_INTERVAL)."""
+        changes = getattr(self.manager, "changes", None)
+        return changes() if changes is not None else None
+
+    @staticmethod
+    async def _until(changed: trio.Event | None, *, every: bool) -> None:
+        """Sleep until ``changed`` is set, or FANOUT_INTERVAL has passed if ``every`` (or
+        there is no ``changed`` to wait on)."""
+        if changed is None or every:
+            with trio.move_on_after(FANOUT_INTERVAL):
+                if changed is not None:
+                    await changed.wait()
+                else:
+                    await trio.sleep_forever()
+        else:
+            await changed.wait()
+
+    def _fans_out(self) -> bool:
+        """Whether the fan-out has work that no repository change announces: while there
+        are cluster topics, a local subscription made or ended (by an application, in the
+        queue manager) changes what to send; a send that failed is tried again."""
+        repo = self.manager.repo
+        return repo is not None and bool(repo.cluster_topics() or self.proxies.sent())
 
     def _in_a_cluster(self) -> bool:
         """Whether there is anything to do: this queue manager is a cluster member (a

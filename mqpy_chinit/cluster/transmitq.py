@@ -9,7 +9,7 @@ message.
 from __future__ import annotations
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, wake
 from mqpy.engine import reports
 from mqpy.engine.cluster import COMMAND_QUEUE
 from mqpy.fap import channeldefs as D
@@ -39,6 +39,25 @@ def waiting_channels(xq: mqpy.Queue) -> list[str]:
         name = D.channel_of_correl_id(md.CorrelId)
         if name and name not in seen:
             seen.append(name)
+
+
+def anything_waiting(xq: mqpy.Queue) -> bool:
+    """Whether any message but a wake message (``mqpy.wake``) is on the cluster
+    transmission queue (one keyed to no channel too)."""
+    options = CMQC.MQGMO_BROWSE_FIRST
+    while True:
+        md = mqpy.MD()
+        try:
+            xq.get(0, md, mqpy.GMO(Options=options | CMQC.MQGMO_NO_SYNCPOINT
+                                   | CMQC.MQGMO_ACCEPT_TRUNCATED_MSG))
+        except mqpy.MQMIError as e:
+            if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                return False
+            if e.reason != CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
+                raise
+        if not wake.is_wake(md):
+            return True
+        options = CMQC.MQGMO_BROWSE_NEXT
 
 
 def reroute_unbound(qm: mqpy.QueueManager, channel: str, cache: Cache, qmgr: str,
