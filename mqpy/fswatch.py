@@ -63,12 +63,15 @@ class Watch:
     def wait(self, timeout: float | None, also: int | None = None) -> bool:
         """Wait until an event comes (then read them all: True), ``timeout`` seconds pass
         (None: no end; False), or the file descriptor ``also`` is readable (False)."""
-        fds = [self.fd] if also is None else [self.fd, also]
+        poller = select.poll()  # not select(): a busy daemon's descriptors pass 1024
+        poller.register(self.fd, select.POLLIN)
+        if also is not None:
+            poller.register(also, select.POLLIN)
         try:
-            ready, _, _ = select.select(fds, [], [], timeout)
+            ready = poller.poll(None if timeout is None else timeout * 1000)
         except (OSError, ValueError):
             return False
-        if self.fd not in ready:
+        if not any(fd == self.fd for fd, _ in ready):
             return False
         try:
             while os.read(self.fd, 4096):
