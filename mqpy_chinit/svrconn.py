@@ -209,6 +209,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
         self.conversations: dict[int | None, ClientConversation] = {}
         self.identities: dict[int | None, Identity] = {}
         self.conv_ids = ConvIds()  # for the client's SOCKET_ACTIONs (svrconn_sockact)
+        self.ending: dict[int | None, ClientConversation] = {}  # ended by END_CONV, serving
         # a semaphore as the lock: taken and given back without the owner bookkeeping of
         # trio.Lock, twice per MQI call; the same first-come order for a send that waits
         self.send_lock = trio.Semaphore(1, max_value=1)
@@ -503,7 +504,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
                     _T.MQCONN, comp=_FAILED, reason=CMQC.MQRC_CHANNEL_NOT_AVAILABLE))
                 return
             send, receive = trio.open_memory_channel[MQIRequest](QUEUED)
-            cc = ClientConversation(key, send, receive)
+            cc = ClientConversation(key, send, receive, after=self.ending.get(key))
             self.conversations[key] = cc
             if key is not None:
                 self.conv_ids.connected(key)
@@ -559,15 +560,20 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
 
     async def _serve_conversation(self, cc: ClientConversation) -> None:
         """Conversation ``cc``'s calls, one at a time, until it ends; ended by the client's
-        END_CONV (``svrconn_sockact``), what it left is backed out."""
+        END_CONV (``svrconn_sockact``), it serves what came before that, and what it left
+        is backed out. On a ConvId whose earlier conversation still serves what came
+        before its END_CONV, nothing is served until that is done."""
         try:
-            with trio.CancelScope() as scope:
-                cc.scope = scope
-                await self._serve_calls(cc)
+            if cc.after is not None:
+                await cc.after.done.wait()
+                cc.after = None
+            await self._serve_calls(cc)
         finally:
             if cc.dropped:
                 with trio.CancelScope(shield=True):
                     await self._abend(cc)
+            if self.ending.get(cc.conv_id) is cc:
+                del self.ending[cc.conv_id]
             cc.done.set()
 
     async def _serve_calls(self, cc: ClientConversation) -> None:
