@@ -26,7 +26,7 @@ from mqpy.fap.initialdata import InitialData
 from mqpy.fap.messagedata import MessageData
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import ControlFlags1, OtherSegment
-from mqpy_chinit.mca import our_id
+from mqpy_chinit.mca import our_id, status_error
 from tests.client.conftest import drain
 from tests.support.site import QM
 from tests.support.site_here import HereSite
@@ -203,3 +203,14 @@ def test_a_user_id_flow_inside_a_batch_backs_the_batch_out(qms, rcvr, flow, name
     finally:
         again.close()
     assert _drain(qms) == [b"in the batch"]
+
+
+@pytest.mark.parametrize("code", [StatusCode.PROTOCOL_SEGMENT_TYPE,
+                                  StatusCode.PROTOCOL_GENERAL])
+def test_a_sender_told_of_a_protocol_error_logs_amq9523e(code):
+    """Given a sending MCA whose partner answers STATUS with a protocol error (as the
+    receiver above does), then the channel ends with AMQ9523E, IBM's "remote host detected
+    a protocol error", naming the status, and may be retried."""
+    ended = status_error(Status(code=code, flags=ControlFlags1.ERROR))
+    assert (ended.msgid, ended.retry, ended.status_code) == ("AMQ9523E", True, code)
+    assert "protocol error" in ended.text and code.name in ended.text
