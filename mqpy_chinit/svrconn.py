@@ -450,7 +450,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
             svrconn_wake.woken(self.conversations, ev, bool(self.sharing))
         elif isinstance(ev, OtherSegment) and ev.segment_type in _IDENTITY_FLOWS:
             try:
-                self._identity_flow(ev)
+                await self._identity_flow(ev)
             except ProtocolError as exc:
                 return await self._malformed(exc)
         elif type(ev) is OtherSegment and ev.segment_type == _T.SOCKET_ACTION and self.sharing:
@@ -478,9 +478,34 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
                            f"Protocol error in an {verb.name} flow: {exc}")
         raise ChannelEnded("", "", True, exc.status_code)
 
-    def _identity_flow(self, ev: OtherSegment) -> None:
-        """USERID_DATA / CONAUTH_INFO before a conversation's MQCONN (mqpy.fap.userid)."""
+    async def _identity_flow(self, ev: OtherSegment) -> None:
+        """USERID_DATA / CONAUTH_INFO (mqpy.fap.userid): who the client is, for its
+        conversation's next MQCONN. It takes its place in the conversation's order: behind
+        a call queued or in progress (an MQDISC written with it, the next MQCONN after it)
+        the conversation's task takes it in turn (:meth:`_take_identity`)."""
+        cc = self.conversations.get(ev.conv_id if self.sharing else None)
+        if cc is None or not (cc.queued or cc.calling or cc.relayed is not None):
+            self._take_identity(ev, cc)
+            return
+        idle = cc.idle
+        if idle is not None:  # it waits on the queue manager's socket: a flow to take
+            cc.idle = None
+            idle.cancel()
+        cc.queued += 1
+        try:
+            cc.send.send_nowait(ev)
+        except trio.WouldBlock:
+            await self._queue_behind(cc, ev)
+
+    def _take_identity(self, ev: OtherSegment, cc: ClientConversation | None) -> None:
+        """A user-id flow kept for its conversation's next MQCONN. On a conversation that is
+        connected (its MQCONN done, no MQDISC since) a client sends none: ProtocolError
+        (PROTOCOL_SEGMENT_TYPE), as any flow a client does not send there."""
         key = ev.conv_id if self.sharing else None
+        if cc is not None and cc.backend is not None:
+            raise ProtocolError(StatusCode.PROTOCOL_SEGMENT_TYPE,
+                                f"{_flow_name(ev)} segment on conversation {key} after "
+                                f"its MQCONN")
         little = ev.byte_order == ByteOrder.LITTLE
         if key not in self.identities and len(self.identities) >= max(self.sharing, 1):
             raise ProtocolError(StatusCode.CONV_ID_ERROR, "user-id flows for more "
@@ -490,6 +515,16 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
             ident.client_user = userid.parse_uid(ev.body, little=little)
         else:
             ident.credentials = userid.parse_caut(ev.body, little=little)[0]
+
+    async def _identity_in_turn(self, cc: ClientConversation, ev: OtherSegment) -> None:
+        """A user-id flow that waited behind conversation ``cc``'s calls, taken now; one
+        that breaks the protocol ends the instance (AMQ9504E, STATUS; ChannelEnded, already
+        logged)."""
+        try:
+            self._take_identity(ev, cc)
+        except ProtocolError as exc:
+            await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
+            raise ChannelEnded("", "", True, exc.status_code) from None
 
     async def _route(self, request: MQIRequest) -> None:
         key = request.conv_id if self.sharing else None
@@ -594,6 +629,9 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
                 try:
                     if streamer.is_request(request):  # read ahead's request
                         await svrconn_stream.answer(self, cc, request)
+                        continue
+                    if type(request) is OtherSegment:  # a user-id flow (_identity_flow)
+                        await self._identity_in_turn(cc, request)
                         continue
                     if type(request) is Answer:  # served at once, its log force still due
                         await self._answer(cc, request)
