@@ -37,6 +37,11 @@ DEFAULT_INITQ = "SYSTEM.DEFAULT.INITIATION.QUEUE"
 RULE = "_" * 78
 #: the MQDLH PutApplName of a trigger message the monitor puts on the dead-letter queue
 APPL_NAME = b"runmqtrm"
+#: what the monitor says of a message on its initiation queue that is no MQTM. IBM documents
+#: no AMQ message of runmqtrm for it (only the dead-letter queue and MQFB_TM_ERROR, "How
+#: RUNMQTRM detects errors"), and its own output lines carry none ("Waiting for a trigger
+#: message"): none here either. AMQ8708 is runmqdlq's start message (``mqpy.dlq.rules``).
+NOT_A_TRIGGER_MESSAGE = "Trigger message not in the expected format (no MQTM)."
 
 
 def tmc2_from(tm: TM, qmgr_name: str) -> TMC2:
@@ -120,7 +125,7 @@ class TriggerMonitor:
                 raise StructError("not an MQTM")
             tm = TM().unpack(data)
         except StructError:
-            self._say(f"{RULE}\nAMQ8708E: Trigger message not in the expected format; ignored.")
+            self._say(f"{RULE}\n{NOT_A_TRIGGER_MESSAGE}")
             self._dead_letter(md, data, CMQC.MQFB_TM_ERROR)
             return
         try:

@@ -95,6 +95,11 @@ def next_seq(seq: int, wrap: int) -> int:
     return 1 if seq >= wrap else seq + 1
 
 
+#: the STATUS codes of a partner that found a protocol error in what we sent
+_PROTOCOL_ERRORS = frozenset(range(StatusCode.PROTOCOL_SEGMENT_TYPE,
+                                   StatusCode.PROTOCOL_GENERAL + 1))
+
+
 def status_error(ev: Status) -> ChannelEnded:
     texts = {
         StatusCode.NO_CHANNEL: ("AMQ9520E", "Channel not defined remotely.", True),
@@ -108,6 +113,9 @@ def status_error(ev: Status) -> ChannelEnded:
         StatusCode.QM_TERMINATING: ("AMQ9228E", "The remote queue manager is ending.", True),
         StatusCode.USER_CLOSED: ("AMQ9528I", "User requested closure of channel.", True),
     }
+    if ev.code in _PROTOCOL_ERRORS:  # the partner's AMQ9504E: IBM's words for it here
+        texts[ev.code] = ("AMQ9523E", f"Remote host detected a protocol error (remote status "
+                          f"{int(ev.code)}, {StatusCode(ev.code).name}).", True)
     msgid, text, retry = texts.get(ev.code, ("AMQ9999E", f"Channel program ended abnormally "
                                     f"(remote status {int(ev.code)}).", True))
     return ChannelEnded(msgid, text, retry, ev.code if isinstance(ev.code, StatusCode) else None)

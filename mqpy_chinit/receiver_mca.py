@@ -7,7 +7,7 @@ PUTAUT's users), the channel's status."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import attrs
 import trio
@@ -22,7 +22,7 @@ from mqpy.fap.initialdata import CapFlags1, InitialData
 from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData
 from mqpy.fap.mqicalls import Step
 from mqpy.fap.statuscodes import StatusCode
-from mqpy.fap.tsh import Event
+from mqpy.fap.tsh import Event, SegmentType
 from mqpy_chinit import batchcalls, distribution, pings, syncq
 from mqpy_chinit.arrivals import arrival, arrival_pmo, as_user, transmission_header
 from mqpy_chinit.channelexit import ChannelExits, SuppressedArrival
@@ -276,9 +276,24 @@ class ReceiverMCA:
             elif isinstance(ev, Status):
                 actions = batch.partner_status(ev.code)
             else:
-                continue
+                await self._not_a_message_channel_flow(conv, ev)
             if await self._carry_out(conv, qm, actions):
                 return
+
+    async def _not_a_message_channel_flow(self, conv: Conversation, ev: Event) -> NoReturn:
+        """A flow a sending MCA does not send once the channel has started -- the user-id
+        flows of a client channel (USERID_DATA, CONAUTH_INFO), an MQI call, a SOCKET_ACTION,
+        an INITIAL_DATA again: a protocol error, as IBM's MCA takes it. The partner is told
+        with STATUS (PROTOCOL_SEGMENT_TYPE: IBM's failure type 10, its sender logs
+        AMQ9523E) and the channel ends (AMQ9504E); the batch in progress is backed out
+        (``run``), to be sent again."""
+        segment_type = getattr(ev, "segment_type", None)
+        name = segment_type.name if isinstance(segment_type, SegmentType) \
+            else f"{type(ev).__name__} (segment type {segment_type!r})"
+        code = StatusCode.PROTOCOL_SEGMENT_TYPE
+        await conv.close(code)
+        raise ChannelEnded("AMQ9504E", f"Protocol error: {name} segment on a message "
+                           f"channel after its start (failure type {int(code)}).", True, code)
 
     def _new_batch(self, seq: int, luwid: bytes) -> ReceiverBatch:
         """The channel's batches from its sync record (``seq``, ``luwid``), as agreed and

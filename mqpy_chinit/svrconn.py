@@ -209,6 +209,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
         self.conversations: dict[int | None, ClientConversation] = {}
         self.identities: dict[int | None, Identity] = {}
         self.conv_ids = ConvIds()  # for the client's SOCKET_ACTIONs (svrconn_sockact)
+        self.ending: dict[int | None, ClientConversation] = {}  # ended by END_CONV, serving
         # a semaphore as the lock: taken and given back without the owner bookkeeping of
         # trio.Lock, twice per MQI call; the same first-come order for a send that waits
         self.send_lock = trio.Semaphore(1, max_value=1)
@@ -449,7 +450,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
             svrconn_wake.woken(self.conversations, ev, bool(self.sharing))
         elif isinstance(ev, OtherSegment) and ev.segment_type in _IDENTITY_FLOWS:
             try:
-                self._identity_flow(ev)
+                await self._identity_flow(ev)
             except ProtocolError as exc:
                 return await self._malformed(exc)
         elif type(ev) is OtherSegment and ev.segment_type == _T.SOCKET_ACTION and self.sharing:
@@ -477,9 +478,34 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
                            f"Protocol error in an {verb.name} flow: {exc}")
         raise ChannelEnded("", "", True, exc.status_code)
 
-    def _identity_flow(self, ev: OtherSegment) -> None:
-        """USERID_DATA / CONAUTH_INFO before a conversation's MQCONN (mqpy.fap.userid)."""
+    async def _identity_flow(self, ev: OtherSegment) -> None:
+        """USERID_DATA / CONAUTH_INFO (mqpy.fap.userid): who the client is, for its
+        conversation's next MQCONN. It takes its place in the conversation's order: behind
+        a call queued or in progress (an MQDISC written with it, the next MQCONN after it)
+        the conversation's task takes it in turn (:meth:`_take_identity`)."""
+        cc = self.conversations.get(ev.conv_id if self.sharing else None)
+        if cc is None or not (cc.queued or cc.calling or cc.relayed is not None):
+            self._take_identity(ev, cc)
+            return
+        idle = cc.idle
+        if idle is not None:  # it waits on the queue manager's socket: a flow to take
+            cc.idle = None
+            idle.cancel()
+        cc.queued += 1
+        try:
+            cc.send.send_nowait(ev)
+        except trio.WouldBlock:
+            await self._queue_behind(cc, ev)
+
+    def _take_identity(self, ev: OtherSegment, cc: ClientConversation | None) -> None:
+        """A user-id flow kept for its conversation's next MQCONN. On a conversation that is
+        connected (its MQCONN done, no MQDISC since) a client sends none: ProtocolError
+        (PROTOCOL_SEGMENT_TYPE), as any flow a client does not send there."""
         key = ev.conv_id if self.sharing else None
+        if cc is not None and cc.backend is not None:
+            raise ProtocolError(StatusCode.PROTOCOL_SEGMENT_TYPE,
+                                f"{_flow_name(ev)} segment on conversation {key} after "
+                                f"its MQCONN")
         little = ev.byte_order == ByteOrder.LITTLE
         if key not in self.identities and len(self.identities) >= max(self.sharing, 1):
             raise ProtocolError(StatusCode.CONV_ID_ERROR, "user-id flows for more "
@@ -489,6 +515,16 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
             ident.client_user = userid.parse_uid(ev.body, little=little)
         else:
             ident.credentials = userid.parse_caut(ev.body, little=little)[0]
+
+    async def _identity_in_turn(self, cc: ClientConversation, ev: OtherSegment) -> None:
+        """A user-id flow that waited behind conversation ``cc``'s calls, taken now; one
+        that breaks the protocol ends the instance (AMQ9504E, STATUS; ChannelEnded, already
+        logged)."""
+        try:
+            self._take_identity(ev, cc)
+        except ProtocolError as exc:
+            await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
+            raise ChannelEnded("", "", True, exc.status_code) from None
 
     async def _route(self, request: MQIRequest) -> None:
         key = request.conv_id if self.sharing else None
@@ -503,7 +539,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
                     _T.MQCONN, comp=_FAILED, reason=CMQC.MQRC_CHANNEL_NOT_AVAILABLE))
                 return
             send, receive = trio.open_memory_channel[MQIRequest](QUEUED)
-            cc = ClientConversation(key, send, receive)
+            cc = ClientConversation(key, send, receive, after=self.ending.get(key))
             self.conversations[key] = cc
             if key is not None:
                 self.conv_ids.connected(key)
@@ -559,15 +595,20 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
 
     async def _serve_conversation(self, cc: ClientConversation) -> None:
         """Conversation ``cc``'s calls, one at a time, until it ends; ended by the client's
-        END_CONV (``svrconn_sockact``), what it left is backed out."""
+        END_CONV (``svrconn_sockact``), it serves what came before that, and what it left
+        is backed out. On a ConvId whose earlier conversation still serves what came
+        before its END_CONV, nothing is served until that is done."""
         try:
-            with trio.CancelScope() as scope:
-                cc.scope = scope
-                await self._serve_calls(cc)
+            if cc.after is not None:
+                await cc.after.done.wait()
+                cc.after = None
+            await self._serve_calls(cc)
         finally:
             if cc.dropped:
                 with trio.CancelScope(shield=True):
                     await self._abend(cc)
+            if self.ending.get(cc.conv_id) is cc:
+                del self.ending[cc.conv_id]
             cc.done.set()
 
     async def _serve_calls(self, cc: ClientConversation) -> None:
@@ -588,6 +629,9 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
                 try:
                     if streamer.is_request(request):  # read ahead's request
                         await svrconn_stream.answer(self, cc, request)
+                        continue
+                    if type(request) is OtherSegment:  # a user-id flow (_identity_flow)
+                        await self._identity_in_turn(cc, request)
                         continue
                     if type(request) is Answer:  # served at once, its log force still due
                         await self._answer(cc, request)

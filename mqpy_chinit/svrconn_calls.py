@@ -133,8 +133,18 @@ class MQICalls:
 
     async def _get(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         md, gmo, buffer_length = d.values
+        wait_interval = gmo.WaitInterval
+        if cc.last_read and gmo.Options & CMQC.MQGMO_WAIT and (
+                wait_interval > 0 or wait_interval == CMQC.MQWI_UNLIMITED):
+            # the client sends nothing more on the conversation (END_CONV, half-closed): no
+            # get waits, as a relayed one does not (``svrconn_relay._relay_body``); the
+            # reply's MQGMO is the client's
+            gmo.WaitInterval = 0
         try:
-            data = await cc.backend.get(d.hobj, md, gmo, self._max_length(buffer_length))
+            try:
+                data = await cc.backend.get(d.hobj, md, gmo, self._max_length(buffer_length))
+            finally:
+                gmo.WaitInterval = wait_interval
         except MQMIError as e:
             reply = mqiflows.truncation_reply(md, gmo, e, self._reply_order())
             if reply is None:

@@ -62,9 +62,12 @@ class ClientConversation:
     wake_due: bool = False
     #: a call the receiver relayed, whose reply is the task's: (request, verb, data length)
     relayed: tuple[MQIRequest, SegmentType, int | None] | None = None
-    #: what cancels its task's calls: END_CONV ended it (``svrconn_sockact``)
-    scope: trio.CancelScope | None = None
-    dropped: bool = False  # END_CONV ended it: its task backs out what it left
+    #: END_CONV ended it (``svrconn_sockact``): its task serves what came before that,
+    #: then backs out what it left
+    dropped: bool = False
+    #: the conversation of the same ConvId ended by END_CONV whose task still answers what
+    #: came before it: this one's calls are served once that task is done
+    after: ClientConversation | None = None
     #: what its last MQPUT and MQGET served from their bytes were read as
     #: (``svrconn_packed.Kept``)
     kept: Any = None

@@ -156,8 +156,9 @@ class RelayedCalls:
         MQGET waits any more, as when the client's CONN_STATE wakes it: one waiting now, and
         one still queued, ends MQRC_NO_MSG_AVAILABLE rather than take a message that came
         meanwhile for a client that may be gone (the end of what a client sends is also
-        what a client that closed its socket whole sends)."""
-        owed = list(self.conversations.values())
+        what a client that closed its socket whole sends). Conversations ended by END_CONV
+        whose tasks still answer what came before it are waited for alike."""
+        owed = [*self.conversations.values(), *self.ending.values()]
         for cc in owed:
             cc.requests_ended()
             svrconn_wake.wake(cc)  # a get waiting now ends (MQRC_NO_MSG_AVAILABLE)

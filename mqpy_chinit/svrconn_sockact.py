@@ -16,6 +16,19 @@ manager's, an unknown one), a short body, START_CONV of a live conversation and 
 of one the instance never had break the protocol: ProtocolError, which ends that instance
 (AMQ9504E, STATUS). mqpy's own client starts a conversation with its MQCONN and ends it
 with its MQDISC, which a SVRCONN takes as well.
+
+END_CONV takes its place in its conversation's order, as a queue manager serves a
+conversation's flows in the order they came: the requests of that conversation read
+before it (queued for its task, or being served) are served and answered first, and the
+conversation ends after them. The client said it sends nothing more there, as a client
+that half-closes its socket says it of all of them (``svrconn_relay._replies_owed``), and
+is treated alike: no MQGET of the conversation waits any more (one waiting now, or queued,
+ends MQRC_NO_MSG_AVAILABLE rather than take a message that came meanwhile for a reader
+that is gone). Nothing that came after END_CONV is served for the ended conversation: a
+call on its ConvId is answered MQRC_HCONN_ERROR, and a conversation started again on that
+ConvId is served once the ended one's task is done (``ClientConversation.after``). With
+CLOSE_CHANNEL the conversations' tasks are given HALF_CLOSE_GRACE seconds to answer what
+they hold before the instance ends.
 """
 
 from __future__ import annotations
@@ -27,6 +40,7 @@ from mqpy.fap.controlflows import Status
 from mqpy.fap.sockact import SocketAction, SocketActionType
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import ByteOrder, ControlFlags1, OtherSegment
+from mqpy_chinit import svrconn_wake
 
 __all__ = ["KEPT_IDS", "ConvIds", "SocketActions"]
 
@@ -63,13 +77,16 @@ class ConvIds:
 
 class SocketActions:
     """SvrconnInstance's handling of a client's SOCKET_ACTION (a mixin: ``conversations``,
-    ``identities``, ``sharing``, ``conv_ids`` and the send methods are the instance's)."""
+    ``identities``, ``sharing``, ``conv_ids``, ``ending`` and the send methods are the
+    instance's)."""
 
     conversations: dict[int | None, Any]
     identities: dict[int | None, Any]
     sharing: int
     closing: bool
     conv_ids: ConvIds
+    #: conversations ended by END_CONV whose tasks still serve what came before it
+    ending: dict[int | None, Any]
     status: Any
 
     async def _socket_action(self, ev: OtherSegment) -> bool:
@@ -86,6 +103,7 @@ class SocketActions:
             self._end_conv(action.conv_id)
             if ev.flags & ControlFlags1.CLOSE_CHANNEL:  # no conversation left: it closes
                 self.closing = True
+                await self._replies_owed()  # (what came before it answered first)
                 return False
             return True
         name = action.type.name if isinstance(action.type, _A) else str(action.type)
@@ -108,8 +126,9 @@ class SocketActions:
         await self._send(sockact.event(SocketAction(conv_id, _A.ACCEPT_CONV), little, **tshm))
 
     def _end_conv(self, conv_id: int) -> None:
-        """END_CONV: the conversation ends (its unit of work backed out if it did not
-        MQDISC); one the instance never had is a ProtocolError."""
+        """END_CONV: the conversation ends once the requests it holds are served (its unit
+        of work then backed out if it did not MQDISC); one the instance never had is a
+        ProtocolError."""
         cc = self.conversations.get(conv_id)
         if cc is None and conv_id not in self.conv_ids.ids:
             raise ProtocolError(StatusCode.CONV_ID_ERROR,
@@ -120,12 +139,13 @@ class SocketActions:
         if cc is not None:
             del self.conversations[conv_id]
             self.status.current_conversations = len(self.conversations)
-            self._drop(cc)
+            self.ending[conv_id] = cc
+            self._end_after_requests(cc)
 
-    def _drop(self, cc: Any) -> None:
-        """End conversation ``cc``'s task: no more requests, its call cut off; its task
-        backs out what it left (``SvrconnInstance._serve_conversation``)."""
+    def _end_after_requests(self, cc: Any) -> None:
+        """Conversation ``cc`` takes no more requests: its task serves and answers those it
+        holds, no get of it waiting (one waiting now ends MQRC_NO_MSG_AVAILABLE), and ends,
+        backing out what it left (``SvrconnInstance._serve_conversation``)."""
         cc.dropped = True
-        cc.send.close()
-        if cc.scope is not None:
-            cc.scope.cancel()
+        cc.requests_ended()
+        svrconn_wake.wake(cc)

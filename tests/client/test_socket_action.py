@@ -91,6 +91,7 @@ class SharedInstance:
     def __init__(self, site: Site, order: ByteOrder) -> None:
         self.order = order
         self.little = order == ByteOrder.LITTLE
+        self.held = b""  # what a read brought beyond the segment taken (``next``)
         self.sock = socket.create_connection(("127.0.0.1", site.port))
         # (as IBM's and mqpy's clients: a flow is not held back for the last one's ACK)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -105,14 +106,15 @@ class SharedInstance:
         self.reader = SegmentReader()
 
     def next(self) -> tuple[bytes, object]:
-        """The next segment and its event."""
-        data = b""
-        while len(data) < 8 or len(data) < int.from_bytes(data[4:8], "big"):
+        """The next segment and its event (the segments one read brings together, as the
+        replies to requests written together come, one at a time)."""
+        held = self.held
+        while len(held) < 8 or len(held) < int.from_bytes(held[4:8], "big"):
             chunk = self.sock.recv(65536)
             assert chunk, "the SVRCONN closed the connection"
-            data += chunk
-        length = int.from_bytes(data[4:8], "big")
-        assert len(data) == length, "one segment at a time"
+            held += chunk
+        length = int.from_bytes(held[4:8], "big")
+        data, self.held = held[:length], held[length:]
         self.flows.append(("s", data))
         [event] = self.reader.feed(data)
         return data, event
@@ -162,7 +164,8 @@ class SharedInstance:
 
     def closed(self) -> list[bytes]:
         """The segments that come until the SVRCONN closes the connection."""
-        data, out = b"", []
+        data, out = self.held, []
+        self.held = b""
         while True:
             try:
                 chunk = self.sock.recv(65536)
@@ -276,10 +279,11 @@ def test_a_hostile_socket_action_ends_only_its_instance(site, body, code):
         other.close()
 
 
-def test_end_conv_cuts_off_a_waiting_get_of_that_conversation_only(site, order):
+def test_end_conv_ends_a_waiting_get_of_that_conversation_only(site, order):
     """Given two conversations, the first waiting in an MQGET, when the client ends the first
-    with END_CONV, then its get is cut off without a reply, and the second conversation's
-    put and get are answered at once."""
+    with END_CONV, then its get is answered at once MQRC_NO_MSG_AVAILABLE (it waits no
+    more: END_CONV takes its place after it, ``test_end_conv_order``), and the second
+    conversation's put and get are answered at once."""
     client = SharedInstance(site, order)
     try:
         client.start(1)
@@ -290,6 +294,9 @@ def test_end_conv_cuts_off_a_waiting_get_of_that_conversation_only(site, order):
         client.sock.sendall(client.writer.send(attrs.evolve(
             request, conv_id=1, request_id=next(client.request_ids))))
         client.action(SocketAction(1, _A.END_CONV))
+        _segment, ended = client.next()
+        assert isinstance(ended, MQIReply) and (ended.conv_id, ended.reason) == (
+            1, CMQC.MQRC_NO_MSG_AVAILABLE)
         hobj = client.open_input(3)  # the next reply is conversation 3's (call asserts it)
         assert client.put1(3, b"for 3", CMQC.MQPMO_NO_SYNCPOINT).comp == CMQC.MQCC_OK
         got = client.get(3, hobj)

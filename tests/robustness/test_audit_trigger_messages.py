@@ -17,7 +17,7 @@ from mqpy import CMQC, inprocess
 from mqpy.engine.reports import build_trigger
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.structs.tables import DLH
-from mqpy.trigmon import DEFAULT_INITQ, TriggerMonitor, _run
+from mqpy.trigmon import DEFAULT_INITQ, NOT_A_TRIGGER_MESSAGE, TriggerMonitor, _run
 from tests.support.waiting import came_true
 
 DLQ = "TRIG.DLQ"
@@ -120,7 +120,7 @@ def test_a_nul_in_the_user_data_starts_nothing_and_the_monitor_goes_on(qm):
 
 def test_a_message_that_is_no_mqtm_is_dead_lettered_and_the_monitor_goes_on(qm):
     """Given a message in MQFMT_TRIGGER format whose bytes are no MQTM (a wrong StrucId),
-    then AMQ8708E, the message on the dead-letter queue (MQFB_TM_ERROR) as it came, and the
+    then it says so, the message on the dead-letter queue (MQFB_TM_ERROR) as it came, and the
     next trigger message's application started."""
     junk = b"XXXX" + bytes(CMQC.MQTM_LENGTH_1 - 4)
     qm.put1(DEFAULT_INITQ, junk, mqpy.MD(Format=CMQC.MQFMT_TRIGGER))
@@ -128,7 +128,7 @@ def test_a_message_that_is_no_mqtm_is_dead_lettered_and_the_monitor_goes_on(qm):
     runs, runner = _recording()
     mon, out = _serve_until(qm, runner, lambda m: m.started == 1)
     assert [argv[0] for argv in runs] == ["/bin/good"]
-    assert "AMQ8708E" in out
+    assert NOT_A_TRIGGER_MESSAGE in out
     [(dlh, body)] = _dead_letters(qm)
     assert dlh.Reason == CMQC.MQFB_TM_ERROR and body == junk
 
