@@ -27,7 +27,7 @@ import trio
 from mqpy.bindings import bind_address
 from mqpy_chinit import handoff
 from tests.support.installation import chinit_command
-from tests.support.site import QM
+from tests.support.site import NOBODY, QM
 from tests.support.site_here import here_started_site
 from tests.support.waiting import wait_for
 
@@ -361,3 +361,19 @@ def test_the_client_host_serves_on_after_a_header_nested_too_deep(site, chinit):
     assert trio.run(handoff.ask, os.path.join(site.qmdir, handoff.SOCKET_NAME),
                     {"command": "STATUS", "channel": "*"})["ok"]
     assert site.inst.pid(QM) == daemon
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a file of another user needs root")
+def test_a_socket_file_of_another_user_is_never_asked(site, chinit):
+    """Given a socket named as a runmqlsr's in the queue-manager directory whose file belongs
+    to another user (nobody), when the operator displays channel status, then it is never
+    asked, and the command is answered."""
+    fake = _FakeListener(_fake_path(site, 999_905), _answering(json.dumps(
+        {"ok": True, "status": [{"CHANNEL": "EVIL.ROW", "STATUS": "RUNNING"}]}).encode()))
+    os.chown(fake.path, NOBODY, NOBODY)
+    try:
+        out, _took = _display(site)
+        assert _answered(out) and "EVIL.ROW" not in out, out
+        assert fake.asked == 0
+    finally:
+        fake.close()
