@@ -149,11 +149,16 @@ async def serve(chinit: Any, path: str, log: LogFn, *,
             # the socket's mode before it is bound: the file is made 0600 (a chmod of the
             # path after the bind would follow whatever link replaced it meanwhile)
             os.fchmod(listener.fileno(), 0o600)
-            with bind_address(path) as address:
-                if os.path.lexists(path):  # a pid reused: what a killed runmqlsr left
-                    os.unlink(path)
+            # bound under another name and renamed once it listens: a socket found under
+            # its name is listening (the channel initiator, refused by one bound and not
+            # yet listening, would remove it as a killed runmqlsr's)
+            making = path + ".new"
+            with bind_address(making) as address:
+                if os.path.lexists(making):  # a pid reused: what a killed runmqlsr left
+                    os.unlink(making)
                 await listener.bind(address)
                 listener.listen(16)
+            os.rename(making, path)
         except OSError as exc:
             log("AMQ9999E", f"The listener's channels cannot be reached by DISPLAY CHSTATUS "
                 f"and STOP CHANNEL: {os.path.basename(path)} could not be made "
@@ -179,10 +184,11 @@ async def serve(chinit: Any, path: str, log: LogFn, *,
                                    lambda key=key: reading.pop(key, None), scope)
     finally:
         listener.close()
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
+        for made in (path, path + ".new"):
+            try:
+                os.unlink(made)
+            except OSError:
+                pass
 
 
 async def _serve_command(chinit: Any, conn: Any, log: LogFn, path: str,
