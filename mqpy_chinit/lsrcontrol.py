@@ -11,7 +11,17 @@ removed and logged, and the command goes on without it. So a runmqlsr started be
 channel initiator, or running while the channel initiator restarts, is found.
 
 The frames are ``handoff.py``'s (a *command* each way), and so is the rule of who may ask:
-only the queue manager's own user (SO_PEERCRED, :func:`handoff.peer_allowed`).
+only the queue manager's own user (SO_PEERCRED, :func:`handoff.peer_allowed`); the channel
+initiator asks only a socket file of that user (no symbolic link, ``handoff``).
+
+Neither side waits on the other beyond a bound: a runmqlsr answers a command at once (a
+plain function of its state), so the channel initiator gives each :data:`ASK_TIMEOUT`
+seconds, all asked at once, and a socket that accepts and says nothing holds DISPLAY CHSTATUS
+and STOP CHANNEL up that long only; a runmqlsr reads a command for :data:`READ_TIMEOUT`
+seconds and reads at most :data:`MAX_COMMANDS` at once: a connection beyond them ends the one
+that has waited longest without a whole command (an asker sends its command at once, so a
+flood of silent connections neither takes the runmqlsr's descriptors from its partners nor
+keeps the channel initiator's commands out).
 
 What a runmqlsr does with a command (:func:`command`) and how the channel initiator merges
 the answers with its own (:func:`merged_status`, :func:`merged_stop`) are plain functions of
@@ -38,11 +48,17 @@ from mqpy.bindings import bind_address
 from mqpy_chinit import handoff
 from mqpy_chinit.states import ChannelEvent, ChannelState
 
-__all__ = ["PREFIX", "SUFFIX", "ask_listeners", "command", "merged_status", "merged_stop",
-           "registered", "serve", "socket_path"]
+__all__ = ["ASK_TIMEOUT", "MAX_COMMANDS", "PREFIX", "READ_TIMEOUT", "SUFFIX", "ask_listeners",
+           "command", "merged_status", "merged_stop", "registered", "serve", "socket_path"]
 
 PREFIX = "runmqlsr."
 SUFFIX = ".sock"
+#: how long the channel initiator waits for a runmqlsr's answer (seconds)
+ASK_TIMEOUT = 3.0
+#: how long a runmqlsr waits for a command's bytes once connected (seconds)
+READ_TIMEOUT = 3.0
+#: the connections a runmqlsr reads commands from at once
+MAX_COMMANDS = 32
 
 LogFn = Callable[[str, str], None]
 Reply = dict[str, Any]
@@ -130,12 +146,19 @@ async def serve(chinit: Any, path: str, log: LogFn, *,
     listener = trio.socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         try:
-            with bind_address(path) as address:
-                if os.path.lexists(path):  # a pid reused: what a killed runmqlsr left
-                    os.unlink(path)
+            # the socket's mode before it is bound: the file is made 0600 (a chmod of the
+            # path after the bind would follow whatever link replaced it meanwhile)
+            os.fchmod(listener.fileno(), 0o600)
+            # bound under another name and renamed once it listens: a socket found under
+            # its name is listening (the channel initiator, refused by one bound and not
+            # yet listening, would remove it as a killed runmqlsr's)
+            making = path + ".new"
+            with bind_address(making) as address:
+                if os.path.lexists(making):  # a pid reused: what a killed runmqlsr left
+                    os.unlink(making)
                 await listener.bind(address)
-                os.chmod(path, 0o600)
                 listener.listen(16)
+            os.rename(making, path)
         except OSError as exc:
             log("AMQ9999E", f"The listener's channels cannot be reached by DISPLAY CHSTATUS "
                 f"and STOP CHANNEL: {os.path.basename(path)} could not be made "
@@ -143,6 +166,7 @@ async def serve(chinit: Any, path: str, log: LogFn, *,
             task_status.started()
             return
         task_status.started()
+        reading: dict[object, trio.CancelScope] = {}  # oldest first
         async with trio.open_nursery() as nursery:
             while True:
                 try:
@@ -152,16 +176,25 @@ async def serve(chinit: Any, path: str, log: LogFn, *,
                         f"command: {exc.strerror or exc}.")
                     await trio.sleep(0.1)
                     continue
-                nursery.start_soon(_serve_command, chinit, conn, log, path)
+                if len(reading) >= MAX_COMMANDS:  # the longest silent one ends
+                    reading.pop(next(iter(reading))).cancel()
+                key, scope = object(), trio.CancelScope()
+                reading[key] = scope
+                nursery.start_soon(_serve_command, chinit, conn, log, path,
+                                   lambda key=key: reading.pop(key, None), scope)
     finally:
         listener.close()
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
+        for made in (path, path + ".new"):
+            try:
+                os.unlink(made)
+            except OSError:
+                pass
 
 
-async def _serve_command(chinit: Any, conn: Any, log: LogFn, path: str) -> None:
+async def _serve_command(chinit: Any, conn: Any, log: LogFn, path: str,
+                         read: Callable[[], object], reading: trio.CancelScope) -> None:
+    """One connection's command: read (``reading``, cancelled by a flood; ``read()`` once
+    its command is whole), carried out and answered, each within its time."""
     fds: list[int] = []
     try:
         uid = handoff.peer_uid_of(conn)
@@ -169,8 +202,12 @@ async def _serve_command(chinit: Any, conn: Any, log: LogFn, path: str) -> None:
             log("AMQ9999E", f"A connection to {os.path.basename(path)} from user id {uid} "
                 f"was refused: only the queue manager's user may send channel commands.")
             return
-        with trio.fail_after(handoff.TIMEOUT):
+        with reading, trio.fail_after(READ_TIMEOUT):
             kind, header, _ = await handoff.read_request(conn, fds)
+        if reading.cancelled_caught:
+            return
+        read()
+        with trio.fail_after(READ_TIMEOUT):
             if kind != b"C":
                 reply: Reply = {"ok": False, "message": "AMQ8405E: a listener takes commands "
                                                         "only"}
@@ -183,6 +220,7 @@ async def _serve_command(chinit: Any, conn: Any, log: LogFn, path: str) -> None:
     except (OSError, ValueError, trio.TooSlowError) as exc:
         log("AMQ9999E", f"A channel command over {os.path.basename(path)} failed: {exc!r}.")
     finally:
+        read()
         for fd in fds:
             os.close(fd)
         conn.close()
@@ -199,7 +237,7 @@ async def ask_listeners(qmdir: str, request: dict[str, Any], log: LogFn) -> list
 
     async def ask_one(path: str) -> None:
         try:
-            replies.append(await handoff.ask(path, request))
+            replies.append(await handoff.ask(path, request, ASK_TIMEOUT))
         except handoff.NotListening as exc:
             try:
                 os.unlink(path)

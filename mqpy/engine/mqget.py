@@ -196,19 +196,22 @@ class GetCalls(GroupGetCalls):
             put_time, _backout, md_bytes, body = R.decode_message(record)
             fields = groups.stored_fields(md_bytes) if R.record_flags(record) & R.FLAG_GROUP \
                 else NOT_IN_GROUP
+            rest = 0  # the length of the segments after the first one reassembled
             if parts is not None:
                 own_uow = self._reassembly_uow(parts, opts, browse)
-                body = b"".join([body] + [R.decode_message(eng.data.read_record(mq, p))[3]
-                                          for p in parts[1:]])
+                rest = sum(p.length for p in parts[1:])
                 fields = groups.reassembled_fields(fields)
                 md_bytes = with_flags(md_bytes, fields[3])
             handed = None
-            if R.record_flags(record) & R.FLAG_PROPERTIES:
+            if R.record_flags(record) & R.FLAG_PROPERTIES:  # (at the first segment's front)
                 handed = propdelivery.deliver(gmo, propdelivery.propctl_of(
                     h.obj.attributes, h.base.attributes), md_bytes, body)
                 body = handed.body
-            n = len(body)
+            n = len(body) + rest
             truncated = max_length is not None and n > max_length
+            if rest:  # the data returned, and no more, read (a logical message may be huge)
+                body = _reassembled(eng.data.read_record, mq, body, parts[1:],  # type: ignore[index]
+                                    max_length if truncated else None)
             if truncated and not opts & _GMO_ACCEPT_TRUNCATED and not browse:
                 if md is not None:
                     self._fill_md(md, md_bytes, entry, put_time, now)
@@ -668,3 +671,20 @@ class GetCalls(GroupGetCalls):
 
     def _expire(self, mq: MessageQueue, entry: Entry) -> int | None:
         return self.engine._expire_entry(mq, entry) or None
+
+
+def _reassembled(read: Callable[[Any, Entry], bytes], mq: Any, first: bytes,
+                 parts: list[Entry], limit: int | None) -> bytes:
+    """The data of a logical message MQGMO_COMPLETE_MSG reassembles: ``first`` (its first
+    segment's), then each of ``parts``' read, up to ``limit`` bytes when the getter takes no
+    more (a message of thousands of segments is not read whole into memory to return a
+    buffer's worth, nor to say it does not fit one)."""
+    pieces = [first]
+    have = len(first)
+    for p in parts:
+        if limit is not None and have >= limit:
+            break
+        piece = R.decode_message(read(mq, p))[3]
+        pieces.append(piece)
+        have += len(piece)
+    return b"".join(pieces)

@@ -300,6 +300,10 @@ _VALUE_ERRORS = {
 #: the integer attributes' ranges (TRIGDPTH from 1; TRIGMPRI 0 to MAXPRTY, 9)
 _RANGES = {CMQC.MQIA_TRIGGER_DEPTH: (1, 999999999),
            CMQC.MQIA_TRIGGER_MSG_PRIORITY: (0, 9)}
+#: the character attributes MQSET sets, and their lengths: IBM's MQSET takes that many
+#: characters of CharAttrs for each, so a longer value is cut there (a longer TRIGDATA
+#: stored made every trigger message of the queue fail, after its put was made)
+_CHAR_LENGTHS = {CMQC.MQCA_TRIGGER_DATA: CMQC.MQ_TRIGGER_DATA_LENGTH}
 
 
 def set_value(objtype: str, attributes: Mapping[str, object], selector: int,
@@ -315,6 +319,11 @@ def set_value(objtype: str, attributes: Mapping[str, object], selector: int,
     wrong = _VALUE_ERRORS.get(selector, CMQC.MQRC_CHAR_ATTRS_ERROR
                               if isinstance(value, (bytes, str))
                               else CMQC.MQRC_INT_ATTRS_ARRAY_ERROR)
+    length = _CHAR_LENGTHS.get(selector)
+    if length is not None:  # a character attribute: characters, as many as it holds
+        if not isinstance(value, (bytes, bytearray, str)):
+            raise _fail(CMQC.MQRC_CHAR_ATTRS_ERROR)
+        value = bytes(value[:length]) if not isinstance(value, str) else value[:length]
     try:
         stored = sel.from_mqi(keyword, value)
     except (ValueError, TypeError):

@@ -96,21 +96,28 @@ def build_dead_letter(original: MD, data: bytes, reason: int, dest_q: str, dest_
 
 def build_trigger(queue_name: str, process: dict[str, object] | None, process_name: str,
                   trigger_data: str) -> tuple[MD, bytes]:
-    """An MQTM for a trigger monitor: the queue, its TRIGDATA and the process's attributes."""
+    """An MQTM for a trigger monitor: the queue, its TRIGDATA and the process's attributes,
+    each cut to its field's length (a definition holding more must not fail the put that
+    fires the trigger: that put is made already)."""
     tm = TM()
-    tm.QName = queue_name.encode("latin-1")
-    tm.ProcessName = process_name.encode("latin-1")
-    tm.TriggerData = trigger_data.encode("latin-1")
+    tm.QName = _field(queue_name, CMQC.MQ_Q_NAME_LENGTH)
+    tm.ProcessName = _field(process_name, CMQC.MQ_PROCESS_NAME_LENGTH)
+    tm.TriggerData = _field(trigger_data, CMQC.MQ_TRIGGER_DATA_LENGTH)
     if process is not None:
         tm.ApplType = _appl_type(str(process.get("APPLTYPE", "UNIX")))
-        tm.ApplId = str(process.get("APPLICID", "")).encode("latin-1")
-        tm.EnvData = str(process.get("ENVRDATA", "")).encode("latin-1")
-        tm.UserData = str(process.get("USERDATA", "")).encode("latin-1")
+        tm.ApplId = _field(process.get("APPLICID", ""), CMQC.MQ_PROCESS_APPL_ID_LENGTH)
+        tm.EnvData = _field(process.get("ENVRDATA", ""), CMQC.MQ_PROCESS_ENV_DATA_LENGTH)
+        tm.UserData = _field(process.get("USERDATA", ""), CMQC.MQ_PROCESS_USER_DATA_LENGTH)
     md = MD()
     md.Format = CMQC.MQFMT_TRIGGER
     md.Persistence = CMQC.MQPER_NOT_PERSISTENT
     md.MsgType = CMQC.MQMT_DATAGRAM
     return md, tm.pack()
+
+
+def _field(value: object, length: int) -> bytes:
+    """A definition's text as an MQTM field of ``length`` bytes holds it."""
+    return str(value).encode("latin-1", "replace")[:length]
 
 
 _APPL_TYPES = {"UNIX": CMQC.MQAT_UNIX, "CICS": CMQC.MQAT_CICS, "DEF": CMQC.MQAT_DEFAULT,

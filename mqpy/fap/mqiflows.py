@@ -190,6 +190,8 @@ def is_char_selector(selector: int) -> bool:
 
 
 _MD, _GMO = Structure(MD), Structure(GMO)
+#: the most selectors (and MQSET values) a request may have, and the reason beyond (IBM's)
+_SELECTORS = (256, CMQC.MQRC_SELECTOR_COUNT_ERROR)
 _OD = ListStructure(OD, "ObjectRecPtr", "ObjectRecOffset")
 _PMO = ListStructure(PMO, "PutMsgRecPtr", "PutMsgRecOffset")
 _DATA = Bytes("message data")
@@ -205,8 +207,9 @@ REQUESTS: dict[SegmentType, tuple[Item, ...]] = {
     SegmentType.MQGET: (_MD, _GMO, Long("BufferLength")),
     SegmentType.MQPUT: (_MD, _PMO, _DATA),
     SegmentType.MQPUT1: (_OD, _MD, _PMO, _DATA),
-    SegmentType.MQSET: (ListOf("Selectors", Long("Selector")), ListOf("Values", Value())),
-    SegmentType.MQINQ: (ListOf("Selectors", Long("Selector")),),
+    SegmentType.MQSET: (ListOf("Selectors", Long("Selector"), *_SELECTORS),
+                        ListOf("Values", Value(), *_SELECTORS)),
+    SegmentType.MQINQ: (ListOf("Selectors", Long("Selector"), *_SELECTORS),),
     SegmentType.MQCMIT: (),
     SegmentType.MQBACK: (),
     SegmentType.SPI: (Long("SpiVerb"), Bytes("LUWID"), Long("Commit")),

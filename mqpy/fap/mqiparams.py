@@ -513,11 +513,16 @@ class Value(Item):
 
 
 class ListOf(Item):
-    """An MQLONG count then that many ``item``s."""
+    """An MQLONG count then that many ``item``s. With ``most``, a count above it (and within
+    the data) is that call's failure ``reason`` (:class:`BadStructure`), found before any
+    item is read: MQINQ's and MQSET's at most 256 selectors (IBM's MQRC_SELECTOR_COUNT_ERROR;
+    a million of them held every other call of the queue manager's event loop for seconds)."""
 
-    def __init__(self, name: str, item: Item) -> None:
+    def __init__(self, name: str, item: Item, most: int | None = None,
+                 reason: int = 0) -> None:
         self.name = name
         self.item = item
+        self.most, self.reason = most, reason
 
     def pack(self, value: Sequence[Any], byte_order: ByteOrder) -> bytes:
         parts = [MQLONG[byte_order].pack(len(value))]
@@ -528,6 +533,8 @@ class ListOf(Item):
         count, pos = long_at(buf, pos, byte_order, self.name)
         if count < 0 or count > len(buf) - pos:  # every item takes at least one byte
             raise invalid_data(f"{self.name}: count {count} with {len(buf) - pos} bytes left")
+        if self.most is not None and count > self.most:
+            raise BadStructure(self.reason, f"{self.name}: {count} of them, {self.most} at most")
         out = []
         for _ in range(count):
             value, pos = self.item.unpack(buf, pos, byte_order)
