@@ -164,7 +164,7 @@ def test_a_kept_request_changed_in_one_field_is_answered_as_a_new_connection_ans
     probe.close()
     for at, value in one_field_changes(base, 24, int(verb)):
         kept, fresh = _kept_and_fresh(site, [base, base], changed(base, at, value))
-        assert kept == fresh, (at, value)
+        assert kept == fresh, (at, value, kept, fresh)
     _nothing_unexpected(site, bystander)
 
 
