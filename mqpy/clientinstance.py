@@ -149,6 +149,10 @@ class ChannelInstance:
         self.ends_conversations = False
         self.broken = False
         self.closing = False
+        #: the queue manager said it ends (a STATUS of QM_TERMINATING, or a SOCKET_ACTION
+        #: QM_QUIESCE / STOP_QUIESCE): a reconnectable client does not reconnect after it,
+        #: as after a plain endmqm (``mqpy.client``); RECONNECT_CLIENTS (endmqm -r) clears it
+        self.qmgr_ending = False
         self.last_received = time.monotonic()
         self.last_probe = 0.0  # our last heartbeat asking for an answer
         # the reading role: ``reading`` while some thread has it; ``waiters`` are the
@@ -617,9 +621,28 @@ class ChannelInstance:
                 self.send(Heartbeat(**self._control()))
             return
         if isinstance(event, Status):
+            if event.code == StatusCode.QM_TERMINATING:
+                self.qmgr_ending = True
             raise InstanceLost()  # the queue manager ended the channel (DISCINT, an error, a stop)
         if type(event) is OtherSegment and event.segment_type == SegmentType.SOCKET_ACTION:
+            self._note_ending(event)
             clientsockact.on_socket_action(self, event)
+
+
+    def _note_ending(self, event: OtherSegment) -> None:
+        """A SOCKET_ACTION saying the queue manager quiesces (a plain endmqm: reconnectable
+        clients do not reconnect) or asking its clients to reconnect (endmqm -r)."""
+        try:
+            kind = sockact.parse(event.body, event.byte_order == _LITTLE).type
+        except ProtocolError:
+            return  # (clientsockact's to answer)
+        if kind in _QUIESCING:
+            self.qmgr_ending = True
+        elif kind == sockact.SocketActionType.RECONNECT_CLIENTS:
+            self.qmgr_ending = False
+
+
+_QUIESCING = (sockact.SocketActionType.QM_QUIESCE, sockact.SocketActionType.STOP_QUIESCE)
 
 
 class InstanceLost(Exception):  # noqa: N818 - an internal signal, not an error for callers
