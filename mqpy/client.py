@@ -173,9 +173,20 @@ class _OpenObject:
     """An object handle of a reconnectable connection: what re-opens it, and the queue
     manager's handle for it now."""
 
-    od: Any
+    od: Any  #: None: a subscription's handle, or its managed destination's (MQSUB's)
     options: int
     server: int
+
+
+@attrs.define
+class _Subscription:
+    """A subscription of a reconnectable connection: the MQSD it was made with, the
+    destination handle the application gave (MQHO_NONE: managed), and the application's
+    handles for its managed destination and for the subscription."""
+
+    sd: Any
+    given: int
+    destination: int
 
 
 @attrs.define(eq=False)
@@ -193,6 +204,8 @@ class _Reconnection:
     state: str = _CONNECTED
     #: the application's object handles (by the handle it was given)
     objects: dict[int, _OpenObject] = attrs.Factory(dict)
+    #: its subscriptions, by the application's subscription handle
+    subscriptions: dict[int, _Subscription] = attrs.Factory(dict)
     broken_at: float | None = None
     #: a unit of work is open, and holds a put of a message that may be persistent
     in_uow: bool = False
@@ -211,6 +224,17 @@ class _Reconnection:
         self.next_handle += 1
         return self.next_handle - 1
 
+    def handle_for(self, server: int, od: Any, options: int) -> int:
+        """The application's handle for the queue manager's handle ``server`` (the same
+        number unless the application already has it), noted."""
+        app = server if server not in self.objects else self.new_handle()
+        self.objects[app] = _OpenObject(od, options, server)
+        return app
+
+    def server_handle(self, hobj: int) -> int:
+        obj = self.objects.get(hobj) if hobj else None
+        return hobj if obj is None else obj.server
+
 
 class _NotConnected(MQMIError):
     """A reconnectable connection found broken before its call was sent."""
@@ -222,6 +246,18 @@ class _ReopenFailed(MQMIError):
     def __init__(self, comp: int, reason: int, object_name: str) -> None:
         super().__init__(comp, reason)
         self.object_name = object_name
+
+
+def _copied(struct: Any) -> Any:
+    """A copy of an MQOD or MQSD as the application gave it, its MQCHARV strings (kept
+    beside the fields) too."""
+    if not hasattr(struct, "copy"):
+        return copy.copy(struct)
+    new = struct.copy()
+    for key, value in struct.__dict__.items():
+        if key not in new.__dict__:
+            new.__dict__[key] = copy.copy(value)
+    return new
 
 
 def _md_opts(verb: SegmentType, values: Any) -> tuple[Any, Any]:
@@ -424,17 +460,32 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
             return super().open(od, options)
         if options & _OO_GETS:
             options = (options & ~CMQC.MQOO_READ_AHEAD) | CMQC.MQOO_NO_READ_AHEAD
-        given = od.copy() if hasattr(od, "copy") else copy.copy(od)
-        server = super().open(od, options)
-        app = server if server not in recon.objects else recon.new_handle()
-        recon.objects[app] = _OpenObject(given, options, server)
-        return app
+        given = _copied(od)
+        return recon.handle_for(super().open(od, options), given, options)
 
     def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
         super().close(hobj, options)
         recon = self._recon
         if recon is not None:
             recon.objects.pop(hobj, None)
+            recon.subscriptions.pop(hobj, None)
+
+    def sub(self, sd: Any, hobj: int = CMQC.MQHO_NONE) -> tuple[int, int]:
+        """MQSUB; a reconnectable connection remembers the MQSD to make the subscription
+        again after a reconnection (a durable one resumed), and gives handles of its own
+        as :meth:`open` does."""
+        recon = self._recon
+        if recon is None:
+            return super().sub(sd, hobj)
+        given = _copied(sd)
+        destination, hsub = super().sub(sd, recon.server_handle(hobj))
+        if hobj == CMQC.MQHO_NONE:
+            destination = recon.handle_for(destination, None, 0)
+        else:
+            destination = hobj
+        app_hsub = recon.handle_for(hsub, None, 0)
+        recon.subscriptions[app_hsub] = _Subscription(given, hobj, destination)
+        return destination, app_hsub
 
     def _reconnecting_call(self, verb: SegmentType, values: Any, hobj: int,
                            once: Any) -> Any:
@@ -611,16 +662,34 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
         self.broken = True
 
     def _reopen(self, recon: _Reconnection) -> None:
-        """MQOPEN again of every object handle the application holds."""
+        """MQOPEN again of every object handle the application holds, then MQSUB again of
+        its subscriptions (a durable one with MQSO_RESUME: it kept its publications)."""
         for obj in list(recon.objects.values()):
-            od = obj.od.copy() if hasattr(obj.od, "copy") else copy.copy(obj.od)
+            if obj.od is None:
+                continue  # (a subscription's: made again below)
             try:
-                obj.server = MQIVerbs.open(self, od, obj.options)
+                obj.server = MQIVerbs.open(self, _copied(obj.od), obj.options)
             except MQMIError as e:
                 if e.reason == CMQC.MQRC_CONNECTION_BROKEN:
                     raise
                 raise _ReopenFailed(e.comp, e.reason, text_value(
                     getattr(obj.od, "ObjectName", ""))) from None
+        for hsub, made in list(recon.subscriptions.items()):
+            sd = _copied(made.sd)
+            if sd.Options & CMQC.MQSO_DURABLE:
+                sd.Options = (sd.Options & ~(CMQC.MQSO_CREATE | CMQC.MQSO_ALTER)) \
+                    | CMQC.MQSO_RESUME
+            try:
+                destination, server_hsub = MQIVerbs.sub(self, sd, recon.server_handle(
+                    made.given))
+            except MQMIError as e:
+                if e.reason == CMQC.MQRC_CONNECTION_BROKEN:
+                    raise
+                raise _ReopenFailed(e.comp, e.reason, text_value(
+                    getattr(made.sd, "SubName", "") or "")) from None
+            recon.objects[hsub].server = server_hsub
+            if made.given == CMQC.MQHO_NONE and made.destination in recon.objects:
+                recon.objects[made.destination].server = destination
 
     def _tell(self, reason: int, comp: int) -> None:
         """The event handler, told of a reconnection event (its error is its own)."""

@@ -385,3 +385,62 @@ def test_a_plain_endmqm_does_not_reconnect_reconnectable_clients(site, tmp_path,
     with pytest.raises(pymqi.MQMIError) as e:
         queue.put(b"x")
     assert e.value.reason == CMQC.MQRC_CONNECTION_BROKEN
+
+
+def test_a_managed_subscription_is_made_again(site, tmp_path, monkeypatch):
+    """Given a managed non-durable subscription, when the queue manager restarts, then a
+    publication made after it reaches the subscription's handle, as before."""
+    _client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
+    qmgr = _pymqi_client(site)
+    sd = pymqi.SD(Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED | CMQC.MQSO_NON_DURABLE)
+    sd.set_vs("ObjectString", "reconnect/news")
+    sub = pymqi.Subscription(qmgr)
+    sub.sub(sub_desc=sd)
+    _restart(site)
+    publisher = site.client()
+    topic = pymqi.Topic(publisher, topic_string="reconnect/news")
+    topic.open(open_opts=CMQC.MQOO_OUTPUT)
+    sub_queue = sub.sub_queue
+    with pytest.raises(pymqi.MQMIError) as e:  # (made once reconnected, by this call)
+        sub_queue.get()
+    assert e.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+    topic.pub(b"after the restart")
+    assert sub_queue.get() == b"after the restart"
+    topic.close()
+    publisher.disconnect()
+    sub.close(sub_close_options=CMQC.MQCO_REMOVE_SUB, close_sub_queue=True)
+    qmgr.disconnect()
+
+
+def test_an_asynchronous_consumer_goes_on_consuming(site, tmp_path, monkeypatch):
+    """Given a message consumer started with MQCTL (its queue's handle registered by MQCB),
+    when the queue manager restarts, then a message put after it is given to the consumer,
+    and the event handler was told of the reconnection."""
+    _client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
+    qmgr = _pymqi_client(site)
+    got: list[bytes] = []
+    events: list[int] = []
+    qmgr.cb(operation=CMQC.MQOP_REGISTER, cbd=pymqi.CBD(
+        CallbackType=CMQC.MQCBT_EVENT_HANDLER,
+        CallbackFunction=lambda **kw: events.append(kw["cbc"].Reason)))
+    queue = pymqi.Queue(qmgr, QUEUE, CMQC.MQOO_INPUT_SHARED)
+
+    def consume(queue_manager, queue, md, gmo, msg, cbc):
+        if cbc.CallType == CMQC.MQCBCT_MSG_REMOVED:
+            got.append(msg)
+
+    queue.cb(operation=CMQC.MQOP_REGISTER, cbd=pymqi.CBD(CallbackFunction=consume),
+             gmo=pymqi.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
+                           WaitInterval=CMQC.MQWI_UNLIMITED))
+    qmgr.ctl(CMQC.MQOP_START)
+    _restart(site)
+    other = site.client()
+    pymqi.Queue(other, QUEUE, CMQC.MQOO_OUTPUT).put(b"to the consumer")
+    deadline = time.monotonic() + 30
+    while not got and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert got == [b"to the consumer"]
+    assert events[:2] == [CMQC.MQRC_RECONNECTING, CMQC.MQRC_RECONNECTED]
+    qmgr.ctl(CMQC.MQOP_STOP)
+    other.disconnect()
+    qmgr.disconnect()
