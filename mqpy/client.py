@@ -349,8 +349,8 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
         MQRC_HCONN_ERROR after MQDISC."""
         instance = self._instance
         if self._recon is not None:
-            if instance is not None and instance.broken:
-                self._lost()  # lost between calls (the instance's reader saw it)
+            if instance is not None and instance.peer_closed():
+                self._lost()  # lost between calls
                 instance = None
             if instance is None and self.broken:
                 raise _NotConnected(_FAILED, CMQC.MQRC_CONNECTION_BROKEN)

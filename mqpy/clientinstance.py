@@ -177,6 +177,24 @@ class ChannelInstance:
         limit = max(self.sharing, 1)
         return not self.broken and not self.closing and len(self.conversations) < limit
 
+    def peer_closed(self) -> bool:
+        """Whether the instance is lost or its partner has closed the socket (an end of
+        stream waiting to be read), seen without reading: a reconnectable connection's
+        call looks before it sends, so that a request is not sent into a socket already
+        closed and taken as in flight (``mqpy.client``). A TLS socket is not looked at."""
+        if self.broken:
+            return True
+        if not self.plain:
+            return False
+        try:
+            readable, _, _ = select.select([self.sock], [], [], 0)
+            return bool(readable) and \
+                self.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except BlockingIOError:
+            return False
+        except (OSError, ValueError):
+            return True
+
     def open_conversation(self) -> Conversation:
         with self.state_lock:
             conv = Conversation(next(self._conv_ids) if self.tshm else None)

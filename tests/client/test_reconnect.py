@@ -54,10 +54,20 @@ def _client_ini(tmp_path, monkeypatch, **values: str) -> None:
 
 
 def _ensure_running(site: Site) -> None:
+    """The queue manager started (strmqm) unless it runs, and taking client connections."""
     if site.inst.pid(QM) is None or not _listening(site):
         proc = site.inst.run("strmqm", QM)
         assert proc.returncode in (0, 5), proc.stdout + proc.stderr  # 5: already running
         site._wait_listening()
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            site.client().disconnect()
+            return
+        except pymqi.MQMIError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
 
 
 def _listening(site: Site) -> bool:
