@@ -445,11 +445,6 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
 
     # -- reconnection (mqpy.reconnect's rules) ----------------------------------------------
 
-    def _packable(self) -> bool:
-        """A reconnectable connection's calls all take the general path, where
-        :meth:`_exchange` follows them across a reconnection."""
-        return self._recon is None and super()._packable()
-
     def open(self, od: Any, options: int) -> int:
         """MQOPEN; a reconnectable connection remembers the MQOD and options to re-open the
         object after a reconnection, and gives the application a handle of its own when the
