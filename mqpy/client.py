@@ -212,6 +212,10 @@ class _Reconnection:
     uow_persistent: bool = False
     #: a reconnection backed the open unit of work out: MQCMIT / MQBACK end it
     backed_out: bool = False
+    #: MQDISC was made: a reconnection in progress stops
+    closed: bool = False
+    #: reconnecting in the background, started when the channel instance was lost
+    background: Any = None
     #: the last reconnection's failure: (CompCode, Reason, object name) for MQSTAT
     last_error: tuple[int, int, str] = (CMQC.MQCC_OK, CMQC.MQRC_NONE, "")
     reconnector: int | None = None  #: the thread reconnecting
@@ -303,6 +307,7 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
         self._instance: ChannelInstance | None = instance
         self._conv = conv
         conv.streamed = stream_sink(self)
+        conv.on_lost = self._instance_lost
         self._lock = threading.Lock()
         self._collected = deque()
         self._templates = Templates()  # (mqpy.clientcalls: the usual calls' kept requests)
@@ -559,6 +564,33 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
         elif name == "MQGET" and reconnect.get_in_syncpoint(opts):
             recon.in_uow = True
 
+    def _instance_lost(self, instance: ChannelInstance) -> None:
+        """The channel instance was lost (its reader saw it, or a call): a connection that
+        reconnects starts at once, in the background, as IBM's client does (its event
+        handler told then, MQSTAT saying so, its calls waiting); a call of the application
+        finds the reconnection in progress and waits for it."""
+        recon = self._recon
+        if recon is None or recon.state != _CONNECTED or recon.closed \
+                or self._instance is not instance or instance.qmgr_ending:
+            return
+        running = recon.background
+        if running is not None and running.is_alive():
+            return
+        recon.background = threading.Thread(target=self._reconnect_in_background,
+                                             args=(instance,), daemon=True,
+                                             name="mqpy-client-reconnect")
+        recon.background.start()
+
+    def _reconnect_in_background(self, instance: ChannelInstance) -> None:
+        with self._lock:
+            if self._instance is not instance:
+                return  # a call saw the loss first: it reconnects
+            self._lost()
+        try:
+            self._reconnect()
+        except MQMIError:
+            pass  # (the application's next call is told)
+
     def _reconnect(self) -> None:
         """Reconnect (one thread at a time; the others wait for it): MQRC_RECONNECT_FAILED
         once it has failed."""
@@ -589,8 +621,13 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
             if wait is None:
                 self._reconnect_failed(recon)
             time.sleep(wait)
+            if recon.closed:
+                raise _fail(CMQC.MQRC_HCONN_ERROR)
             if self._attempt(recon):
                 break
+        if recon.closed:  # MQDISC while the last attempt connected
+            self._drop_new_connection()
+            raise _fail(CMQC.MQRC_HCONN_ERROR)
         recon.state = _CONNECTED
         recon.broken_at = None
         recon.backed_out = recon.backed_out or recon.in_uow
@@ -642,6 +679,7 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
         made for its calls (kept requests, read ahead, the objects' defaults) forgotten."""
         self._instance, self._conv = instance, conv
         conv.streamed = stream_sink(self)
+        conv.on_lost = self._instance_lost
         self._templates = Templates()
         self.__dict__.pop("opened_defaults", None)
         self.__dict__.pop("_async_default", None)
@@ -773,7 +811,10 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
     # -- the MQI: mqpy.fap.mqicalls ----------------------------------------------------------------
 
     def disconnect(self) -> None:
-        """MQDISC: the queue manager commits an open unit of work, as on a normal end."""
+        """MQDISC: the queue manager commits an open unit of work, as on a normal end (on a
+        connection that reconnects, a reconnection in progress stops)."""
+        if self._recon is not None:
+            self._recon.closed = True
         if self._instance is None:
             return
         self._forget_collected()

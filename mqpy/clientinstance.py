@@ -101,6 +101,9 @@ class Conversation:
         self.pumping = False
         #: the queue manager ended it (END_CONV): its calls fail, the instance goes on
         self.ended = False
+        #: called with the instance when the instance is lost (a connection that reconnects
+        #: starts reconnecting then: ``mqpy.client``)
+        self.on_lost: Any = None
 
 
 _TURN = object()  #: put in a waiting conversation's queue: it now reads the socket
@@ -294,6 +297,9 @@ class ChannelInstance:
             self.sock.close()
         except OSError:
             pass
+        for conv in waiting:
+            if conv.on_lost is not None:
+                conv.on_lost(self)
 
     # -- reading: the role, the background thread ---------------------------------------
 

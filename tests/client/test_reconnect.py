@@ -454,3 +454,33 @@ def test_an_asynchronous_consumer_goes_on_consuming(site, tmp_path, monkeypatch)
     qmgr.ctl(CMQC.MQOP_STOP)
     other.disconnect()
     qmgr.disconnect()
+
+
+def test_an_idle_connection_reconnects_at_once_and_mqstat_says_so(site, tmp_path,
+                                                                   monkeypatch):
+    """Given a reconnecting connection making no call, when the queue manager ends, then
+    its event handler is told MQRC_RECONNECTING at once and MQSTAT(MQSTAT_TYPE_RECONNECTION)
+    says MQRC_RECONNECTING; when it is started again, then MQRC_RECONNECTED comes without
+    any call of the program, and MQSTAT says the connection is connected."""
+    _client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
+    qmgr = _pymqi_client(site)
+    events: list[int] = []
+    qmgr.cb(operation=CMQC.MQOP_REGISTER, cbd=pymqi.CBD(
+        CallbackType=CMQC.MQCBT_EVENT_HANDLER,
+        CallbackFunction=lambda **kw: events.append(kw["cbc"].Reason)))
+    pymqi.Queue(qmgr, QUEUE, IN_OUT)
+    assert site.inst.run("endmqm", "-i", QM).returncode == 0
+    deadline = time.monotonic() + 10
+    while not events and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert events == [CMQC.MQRC_RECONNECTING]
+    sts = qmgr.stat(CMQC.MQSTAT_TYPE_RECONNECTION)
+    assert (sts.CompCode, sts.Reason) == (CMQC.MQCC_WARNING, CMQC.MQRC_RECONNECTING)
+    _ensure_running(site)
+    deadline = time.monotonic() + 30
+    while len(events) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert events == [CMQC.MQRC_RECONNECTING, CMQC.MQRC_RECONNECTED]
+    sts = qmgr.stat(CMQC.MQSTAT_TYPE_RECONNECTION)
+    assert (sts.CompCode, sts.Reason) == (CMQC.MQCC_OK, CMQC.MQRC_NONE)
+    qmgr.disconnect()
