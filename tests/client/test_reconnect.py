@@ -44,6 +44,32 @@ def running(site: Site, monkeypatch, tmp_path) -> Iterator[None]:
     _ensure_running(site)
     site.mqsc_here(f"CLEAR QLOCAL({QUEUE})\nSTART CHANNEL({CHANNEL})\n", ok=False)
     yield
+    _end_connections()
+
+
+#: the connections a test made: disconnected at its end, whatever happened, so that none
+#: goes on reconnecting (in the background) during the module's other tests or after it
+_MADE: list[pymqi.QueueManager] = []
+
+
+def _made(qmgr: pymqi.QueueManager) -> pymqi.QueueManager:
+    _MADE.append(qmgr)
+    return qmgr
+
+
+def _end_connections() -> None:
+    while _MADE:
+        qmgr = _MADE.pop()
+        conn = qmgr.__dict__.get("_conn")
+        recon = getattr(conn, "_recon", None)
+        try:
+            if qmgr.is_connected or recon is not None:
+                qmgr.disconnect()
+        except (pymqi.MQMIError, pymqi.PYIFError):
+            pass
+        background = getattr(recon, "background", None)
+        if background is not None:
+            background.join(10)
 
 
 def _client_ini(tmp_path, monkeypatch, **values: str) -> None:
@@ -99,7 +125,7 @@ def _kill_and_restart(site: Site) -> None:
 
 def _pymqi_client(site: Site, **cd_fields) -> pymqi.QueueManager:
     """A pymqi program's client connection (``connect_tcp_client``)."""
-    qmgr = pymqi.QueueManager(None)
+    qmgr = _made(pymqi.QueueManager(None))
     qmgr.connect_tcp_client(QM, pymqi.CD(**cd_fields), CHANNEL, site.conn_info)
     return qmgr
 
@@ -144,7 +170,7 @@ def test_the_mqcd_defreconnect_reconnects_after_the_queue_manager_was_killed(sit
     again, then its calls go on: the queue opened before is open again."""
     cd = pymqi.CD(ChannelName=CHANNEL.encode(), ConnectionName=site.conn_info.encode(),
                   DefReconnect=CMQXC.MQRCN_YES)
-    qmgr = pymqi.QueueManager(None)
+    qmgr = _made(pymqi.QueueManager(None))
     qmgr.connect_with_options(QM, cd=cd)
     queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
     queue.put(b"kept", pymqi.MD(Persistence=PERSISTENT))
@@ -284,7 +310,7 @@ def test_a_waiting_get_goes_on_waiting_on_the_new_connection(site, tmp_path, mon
     waiter.start()
     time.sleep(0.5)
     _restart(site)
-    other = site.client()
+    other = _made(site.client())
     time.sleep(1.5)  # (the waiting get is made again once reconnected)
     pymqi.Queue(other, QUEUE, CMQC.MQOO_OUTPUT).put(b"for the waiter")
     waiter.join(60)
@@ -344,7 +370,7 @@ def test_a_pymqi_program_with_mqcno_reconnect_goes_on_across_a_restart(site):
     (connect_with_options(cd=..., opts=...)), when the queue manager restarts, then its
     calls go on."""
     cd = pymqi.CD(ChannelName=CHANNEL.encode(), ConnectionName=site.conn_info.encode())
-    qmgr = pymqi.QueueManager(None)
+    qmgr = _made(pymqi.QueueManager(None))
     qmgr.connect_with_options(QM, cd, CMQC.MQCNO_RECONNECT)
     queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
     queue.put(b"before", pymqi.MD(Persistence=PERSISTENT))
@@ -361,7 +387,7 @@ def test_an_ibmmq_program_with_cno_options_reconnect_goes_on_across_a_restart(si
     cno = mqpy.CNO()
     cno.Options = CMQC.MQCNO_RECONNECT_Q_MGR
     cd = mqpy.CD(ChannelName=CHANNEL.encode(), ConnectionName=site.conn_info.encode())
-    qmgr = mqpy.QueueManager(None)
+    qmgr = _made(mqpy.QueueManager(None))
     qmgr.connect_with_options(QM, cd=cd, cno=cno)
     queue = mqpy.Queue(qmgr, QUEUE, IN_OUT)
     _restart(site)
@@ -375,7 +401,7 @@ def test_an_ibmmq_program_with_cno_options_reconnect_goes_on_across_a_restart(si
 def test_mqcno_reconnect_is_refused_for_a_bindings_connection(site):
     """IBM: reconnection is for client connections; MQCONNX in bindings mode with
     MQCNO_RECONNECT fails (MQRC_OPTIONS_ERROR)."""
-    qmgr = pymqi.QueueManager(None)
+    qmgr = _made(pymqi.QueueManager(None))
     with pytest.raises(pymqi.MQMIError) as e:
         qmgr.connect_with_options(QM, opts=CMQC.MQCNO_RECONNECT)
     assert e.value.reason == CMQC.MQRC_OPTIONS_ERROR
@@ -407,7 +433,7 @@ def test_a_managed_subscription_is_made_again(site, tmp_path, monkeypatch):
     sub = pymqi.Subscription(qmgr)
     sub.sub(sub_desc=sd)
     _restart(site)
-    publisher = site.client()
+    publisher = _made(site.client())
     topic = pymqi.Topic(publisher, topic_string="reconnect/news")
     topic.open(open_opts=CMQC.MQOO_OUTPUT)
     sub_queue = sub.sub_queue
@@ -444,7 +470,7 @@ def test_an_asynchronous_consumer_goes_on_consuming(site, tmp_path, monkeypatch)
                            WaitInterval=CMQC.MQWI_UNLIMITED))
     qmgr.ctl(CMQC.MQOP_START)
     _restart(site)
-    other = site.client()
+    other = _made(site.client())
     pymqi.Queue(other, QUEUE, CMQC.MQOO_OUTPUT).put(b"to the consumer")
     deadline = time.monotonic() + 30
     while not got and time.monotonic() < deadline:
