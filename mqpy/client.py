@@ -6,6 +6,16 @@ on a channel instance (``mqpy.clientinstance``) found from a channel definition
 (``mqpy.clientchannel``). :func:`connect` returns a :class:`ClientConnection`, which has the
 engine ``Connection``'s methods, so ``mqpy.QueueManager`` and ``mqpy.Queue`` run over it
 unchanged. Reason codes are IBM's (docs/client.md lists them).
+
+A connection made with MQCNO_RECONNECT or MQCNO_RECONNECT_Q_MGR, or whose default says so
+(mqclient.ini's CHANNELS DefRecon, the channel's DEFRECON: ``mqpy.reconnect``'s rules),
+reconnects when its channel breaks, as IBM's client does: in the background as soon as the
+channel instance is lost, after ReconDelay's waits, through its channel's connection names
+and then a CCDT's other eligible entries, until MQReconnectTimeout; its object handles are
+opened again and its subscriptions made again under the handles the application holds, its
+calls wait meanwhile, the call in flight and the unit of work are answered as IBM documents,
+and the MQCB event handler is told. Its calls take the general path (``_exchange``), never
+the packed one, and its gets are not read ahead.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ import pytest
 import mqpy
 import mqpy as pymqi  # the programs below are written as pymqi programs are
 from mqpy import CMQC, CMQXC, clientinstance
+from tests.support.installation import gone
 from tests.support.site import CHANNEL, QM, QUEUE, Site
 from tests.support.site_here import HereSite, started_site
 
@@ -85,7 +86,7 @@ def _ensure_running(site: Site) -> None:
         proc = site.inst.run("strmqm", QM)
         assert proc.returncode in (0, 5), proc.stdout + proc.stderr  # 5: already running
         site._wait_listening()
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while True:
         try:
             site.client().disconnect()
@@ -113,13 +114,17 @@ def _restart(site: Site, *end: str) -> None:
 
 def _kill_and_restart(site: Site) -> None:
     """The daemon and its channel initiator killed with SIGKILL, then strmqm."""
-    pids = {site.inst.pid(QM), site.inst.chinit_pid(QM)}
-    for pid in pids - {None}:
+    pids = {site.inst.pid(QM), site.inst.chinit_pid(QM)} - {None}
+    for pid in pids:
         try:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
     site.inst.wait_ended(QM)
+    deadline = time.monotonic() + 30
+    while (not all(gone(pid) for pid in pids) or _listening(site)) \
+            and time.monotonic() < deadline:
+        time.sleep(0.1)  # (the listener's port free again before strmqm)
     _ensure_running(site)
 
 
