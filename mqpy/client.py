@@ -517,6 +517,16 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
                 return mqiflows.Decoded(verb, CMQC.MQCC_OK, CMQC.MQRC_NONE, 0, ())
         if reconnect.incompatible(name, opts):
             raise _fail(CMQC.MQRC_RECONNECT_INCOMPATIBLE)
+        # the reconnection's lock held across the call: a reconnection (in the background)
+        # never swaps the connection and its handles between the handle read here and the
+        # request sent, which would send it to another object under a reused number
+        with recon.lock:
+            return self._reconnecting_call_locked(recon, verb, values, hobj, once, md, opts)
+
+    def _reconnecting_call_locked(self, recon: _Reconnection, verb: SegmentType,
+                                  values: Any, hobj: int, once: Any, md: Any,
+                                  opts: Any) -> Any:
+        name = verb.name
         while True:
             if recon.state != _CONNECTED or self._instance is None:
                 self._reconnect()
