@@ -17,8 +17,10 @@ stops first). STOP, SUSPEND and MQDISC wake a dispatcher waiting for a message
 current callback has returned, as IBM's, not at the end of the dispatcher's wait. The
 callbacks themselves may call anything, MQCMIT of a consumer's syncpoint get included.
 The event handler is told (MQCBCT_EVENT_CALL) of a queue manager quiescing
-(MQRC_CONNECTION_QUIESCING) and of a broken connection (MQRC_CONNECTION_BROKEN, consumption
-then stopped); a consumer whose WaitInterval passes with no message is called with
+(MQRC_CONNECTION_QUIESCING), of a broken connection (MQRC_CONNECTION_BROKEN, consumption
+then stopped) and, on a client connection that reconnects, of its reconnection
+(MQRC_RECONNECTING, then MQRC_RECONNECTED or MQRC_RECONNECT_FAILED, consumption then
+stopped); a consumer whose WaitInterval passes with no message is called with
 MQRC_NO_MSG_AVAILABLE.
 
 The functions are called as IBM's ``ibmmq`` package calls them:
@@ -135,7 +137,8 @@ BURST = 64
 #: the event handler.
 _GMO_WAIT = CMQC.MQGMO_WAIT
 #: Reasons after which no get of the connection can succeed: consumption stops.
-_ENDING = frozenset({CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_HCONN_ERROR,
+_ENDING = frozenset({CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_RECONNECT_FAILED,
+                     CMQC.MQRC_HCONN_ERROR,
                      CMQC.MQRC_Q_MGR_STOPPING, CMQC.MQRC_Q_MGR_NOT_AVAILABLE})
 
 
@@ -234,6 +237,7 @@ class Consumers:
                 raise _fail(CMQC.MQRC_HOBJ_ERROR)
             consumer = Consumer(cbd, CMQC.MQHO_NONE, None, MD(), GMO(), suspended)
             self.event_handler = consumer
+            self._connection_events(self._event)
         elif cbd.CallbackType == CMQC.MQCBT_MESSAGE_CONSUMER:
             if hobj == CMQC.MQHO_NONE or queue is None:
                 raise _fail(CMQC.MQRC_HOBJ_ERROR)
@@ -254,9 +258,18 @@ class Consumers:
         if cbd.Options & CMQC.MQCBDO_REGISTER_CALL:
             self._call(consumer, CMQC.MQCBCT_REGISTER_CALL)
 
+    def _connection_events(self, sink: Callable[[int, int], None] | None) -> None:
+        """Have a client connection that reconnects tell ``sink`` ``(reason, comp)`` of
+        its reconnection events (MQRC_RECONNECTING, MQRC_RECONNECTED, MQRC_RECONNECT_FAILED:
+        ``mqpy.client``), which the event handler is called with."""
+        conn = self.qm.__dict__.get("_conn")
+        if conn is not None and hasattr(conn, "event_handler"):
+            conn.event_handler = sink
+
     def _deregister(self, consumer: Consumer) -> None:
         if consumer is self.event_handler:
             self.event_handler = None
+            self._connection_events(None)
         else:
             self.consumers.pop(consumer.hobj, None)
         if consumer.cbd.Options & CMQC.MQCBDO_DEREGISTER_CALL:

@@ -81,6 +81,7 @@ class PackedClientCalls(PackedCalls):
     _conv: Any
     _collected: Any
     _templates: Templates
+    _recon: Any  #: (``ClientConnection``'s: None unless it reconnects)
 
     def put(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
         """PackedCalls.put; the usual synchronous MQPUT made at once (:meth:`_templated_call`)
@@ -122,10 +123,13 @@ class PackedClientCalls(PackedCalls):
 
     def _packable(self) -> bool:
         """The usual call may be packed: fast paths on, nothing traced, a channel instance
-        whose flows are little-endian TSHM segments."""
+        whose flows are little-endian TSHM segments, a connection that does not reconnect
+        (a reconnectable one's calls take the general path, where
+        ``ClientConnection._exchange`` follows them across a reconnection)."""
         instance = self._instance
         tracer = mqicalls.TRACER
-        return instance is not None and instance.sharing > 0 and fastpath.ENABLED \
+        return instance is not None and instance.sharing > 0 and self._recon is None \
+            and fastpath.ENABLED \
             and instance.writer.byte_order is _LITTLE \
             and (_monotonic() < tracer.untraced_until
                  or tracer.spec_for(self.qmgr_name) is None)

@@ -1,7 +1,7 @@
 """Where a client connection goes: the client-connection channel definition and its sources.
 
 Owns ``ChannelDefinition`` (a CLNTCONN: channel, CONNAME list, HBINT, SHARECNV, MAXMSGL,
-TLS), made from an application's MQCD and MQSCO, from the MQSERVER environment variable
+TLS, DEFRECON), made from an application's MQCD and MQSCO, from the MQSERVER environment variable
 (``CHANNEL/TCP/host(port)``), or from a JSON client channel definition table (MQ 9's CCDT,
 named by MQCCDTURL), and the choice among a CCDT's entries for a queue manager name. A bad
 definition is MQRC_CHANNEL_CONFIG_ERROR (2539).
@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQC
+from mqpy import CMQC, CMQXC
 from mqpy.errors import MQMIError
 from mqpy.fap import channeldefs as D
 
@@ -57,6 +57,9 @@ class ChannelDefinition:
     ssl_cipher_spec: str = ""  #: SSLCIPH: TLS when set (``mqpy.fap.tls``)
     ssl_peer_name: str = ""  #: SSLPEER: the queue manager certificate's DN must match
     key_repository: str = ""  #: MQSCO.KeyRepository: a directory of PEM files
+    #: DEFRECON (the MQCD's DefReconnect, a CCDT's defaultReconnect): NO, YES, QMGR or
+    #: DISABLED; "" when not given (``mqpy.reconnect.resolve_mode``)
+    def_reconnect: str = ""
 
     @classmethod
     def from_cd(cls, cd: Any, sco: Any = None) -> ChannelDefinition:
@@ -75,7 +78,15 @@ class ChannelDefinition:
                    ssl_cipher_spec=text_value(getattr(cd, "SSLCipherSpec", "")),
                    ssl_peer_name=text_value(getattr(cd, "SSLPeerName", "")),
                    key_repository=text_value(getattr(sco, "KeyRepository", "")) if sco is not None
-                   else os.environ.get("MQSSLKEYR", ""))
+                   else os.environ.get("MQSSLKEYR", ""),
+                   def_reconnect=_DEF_RECONNECT.get(getattr(cd, "DefReconnect", None), ""))
+
+
+#: the MQCD's DefReconnect (MQRCN_*) as DEFRECON's values
+_DEF_RECONNECT = {CMQXC.MQRCN_NO: "NO", CMQXC.MQRCN_YES: "YES", CMQXC.MQRCN_Q_MGR: "QMGR",
+                  CMQXC.MQRCN_DISABLED: "DISABLED"}
+#: a JSON CCDT's connectionManagement.defaultReconnect values
+_CCDT_RECONNECT = {"no": "NO", "yes": "YES", "queuemanager": "QMGR", "disabled": "DISABLED"}
 
 
 def parse_mqserver(value: str) -> ChannelDefinition:
@@ -132,7 +143,9 @@ def load_ccdt(url: str) -> list[ChannelDefinition]:
                 max_msg_length=int(general.get("maximumMessageLength", 4194304)),
                 ssl_cipher_spec=str(security.get("cipherSpecification", "") or "").strip(),
                 ssl_peer_name=str(security.get("certificatePeerName", "") or "").strip(),
-                key_repository=os.environ.get("MQSSLKEYR", "")))
+                key_repository=os.environ.get("MQSSLKEYR", ""),
+                def_reconnect=_CCDT_RECONNECT.get(
+                    str(management.get("defaultReconnect", "")).strip().lower(), "")))
         return out
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR) from None

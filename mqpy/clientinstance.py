@@ -101,6 +101,9 @@ class Conversation:
         self.pumping = False
         #: the queue manager ended it (END_CONV): its calls fail, the instance goes on
         self.ended = False
+        #: called with the instance when the instance is lost (a connection that reconnects
+        #: starts reconnecting then: ``mqpy.client``)
+        self.on_lost: Any = None
 
 
 _TURN = object()  #: put in a waiting conversation's queue: it now reads the socket
@@ -149,6 +152,10 @@ class ChannelInstance:
         self.ends_conversations = False
         self.broken = False
         self.closing = False
+        #: the queue manager said it ends (a STATUS of QM_TERMINATING, or a SOCKET_ACTION
+        #: QM_QUIESCE / STOP_QUIESCE): a reconnectable client does not reconnect after it,
+        #: as after a plain endmqm (``mqpy.client``); RECONNECT_CLIENTS (endmqm -r) clears it
+        self.qmgr_ending = False
         self.last_received = time.monotonic()
         self.last_probe = 0.0  # our last heartbeat asking for an answer
         # the reading role: ``reading`` while some thread has it; ``waiters`` are the
@@ -172,6 +179,24 @@ class ChannelInstance:
     def has_room(self) -> bool:
         limit = max(self.sharing, 1)
         return not self.broken and not self.closing and len(self.conversations) < limit
+
+    def peer_closed(self) -> bool:
+        """Whether the instance is lost or its partner has closed the socket (an end of
+        stream waiting to be read), seen without reading: a reconnectable connection's
+        call looks before it sends, so that a request is not sent into a socket already
+        closed and taken as in flight (``mqpy.client``). A TLS socket is not looked at."""
+        if self.broken:
+            return True
+        if not self.plain:
+            return False
+        try:
+            readable, _, _ = select.select([self.sock], [], [], 0)
+            return bool(readable) and \
+                self.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except BlockingIOError:
+            return False
+        except (OSError, ValueError):
+            return True
 
     def open_conversation(self) -> Conversation:
         with self.state_lock:
@@ -272,6 +297,9 @@ class ChannelInstance:
             self.sock.close()
         except OSError:
             pass
+        for conv in waiting:
+            if conv.on_lost is not None:
+                conv.on_lost(self)
 
     # -- reading: the role, the background thread ---------------------------------------
 
@@ -617,9 +645,28 @@ class ChannelInstance:
                 self.send(Heartbeat(**self._control()))
             return
         if isinstance(event, Status):
+            if event.code == StatusCode.QM_TERMINATING:
+                self.qmgr_ending = True
             raise InstanceLost()  # the queue manager ended the channel (DISCINT, an error, a stop)
         if type(event) is OtherSegment and event.segment_type == SegmentType.SOCKET_ACTION:
+            self._note_ending(event)
             clientsockact.on_socket_action(self, event)
+
+
+    def _note_ending(self, event: OtherSegment) -> None:
+        """A SOCKET_ACTION saying the queue manager quiesces (a plain endmqm: reconnectable
+        clients do not reconnect) or asking its clients to reconnect (endmqm -r)."""
+        try:
+            kind = sockact.parse(event.body, event.byte_order == _LITTLE).type
+        except ProtocolError:
+            return  # (clientsockact's to answer)
+        if kind in _QUIESCING:
+            self.qmgr_ending = True
+        elif kind == sockact.SocketActionType.RECONNECT_CLIENTS:
+            self.qmgr_ending = False
+
+
+_QUIESCING = (sockact.SocketActionType.QM_QUIESCE, sockact.SocketActionType.STOP_QUIESCE)
 
 
 class InstanceLost(Exception):  # noqa: N818 - an internal signal, not an error for callers

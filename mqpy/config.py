@@ -452,3 +452,49 @@ def unregister_qmgr(name: str, root: str | None = None) -> None:
     st = [s for s in read_stanzas(mqs_ini(root))
           if s[1].get("Name") != name or s[0] not in ("QueueManager", "DefaultQueueManager")]
     write_stanzas(mqs_ini(root), st)
+
+
+# ---------------------------------------------------------------- mqclient.ini
+
+
+#: the environment variable naming the client configuration file (IBM's)
+ENV_CLIENT_CONFIG = "MQCLNTCF"
+
+
+def client_ini_path() -> str | None:
+    """The client configuration file IBM's client reads: the file MQCLNTCF names, else
+    mqclient.ini in the working directory, else ``$HOME/.mqclient.ini``; None when none is
+    there. (IBM's client also looks in /var/mqm, the installation's data directory, which
+    mqpy does not have.)"""
+    named = os.environ.get(ENV_CLIENT_CONFIG, "").strip()
+    if named:
+        return named if os.path.isfile(named) else None
+    for path in ("mqclient.ini", os.path.join(os.path.expanduser("~"), ".mqclient.ini")):
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+@attrs.frozen
+class ClientChannels:
+    """mqclient.ini's CHANNELS values about reconnection (the strings as written; None: not
+    set): DefRecon, MQReconnectTimeout (seconds) and ReconDelay."""
+
+    def_recon: str | None = None
+    reconnect_timeout: str | None = None
+    recon_delay: str | None = None
+
+
+def client_channels() -> ClientChannels:
+    """The CHANNELS stanza of the client configuration file (:func:`client_ini_path`),
+    read at each connection as IBM's client reads it at MQCONN; an unreadable file is as
+    none."""
+    path = client_ini_path()
+    if path is None:
+        return ClientChannels()
+    try:
+        values = stanza(read_stanzas(path), "CHANNELS")
+    except OSError:
+        return ClientChannels()
+    return ClientChannels(_get(values, "DefRecon"), _get(values, "MQReconnectTimeout"),
+                          _get(values, "ReconDelay"))

@@ -470,16 +470,23 @@ def start_daemon(qmgr: str, data_path: str | None, timeout: float = START_TIMEOU
 # --------------------------------------------------------------------------- endmqm
 
 
-@click.command(cls=IBMCommand, ibm_usage="Usage: endmqm [-z] [-c | -w | -i | -p] [QMgrName]")
+@click.command(cls=IBMCommand,
+               ibm_usage="Usage: endmqm [-z] [-c | -w | -i | -p] [-r] [QMgrName]")
 @click.option("-c", "mode", flag_value="c", default=True, help="Controlled end (default).")
 @click.option("-w", "mode", flag_value="w", help="Controlled end; wait until it has ended.")
 @click.option("-i", "mode", flag_value="i", help="Immediate end.")
 @click.option("-p", "mode", flag_value="p", help="Pre-emptive end.")
+@click.option("-r", "reconnect", is_flag=True,
+              help="Reconnectable clients try to reconnect.")
 @click.option("-z", "quiet", is_flag=True, help="Suppress error messages.")
 @_data_path
 @click.argument("qmgr", required=False)
-def endmqm(mode: str, quiet: bool, data_path: str | None, qmgr: str | None) -> None:
-    """End a queue manager (without a name: the default one)."""
+def endmqm(mode: str, reconnect: bool, quiet: bool, data_path: str | None,
+           qmgr: str | None) -> None:
+    """End a queue manager (without a name: the default one). -r: its reconnectable
+    clients (``mqpy.reconnect``) try to reconnect, as IBM's; the queue manager's side
+    tells them the same today whether -r is given or not (its channels just end, and a
+    client reconnects after a channel that ended so)."""
     qmgr = _named_or_default(qmgr, data_path)
     qmdir = _qmdir(qmgr, data_path)
     if not _exists(qmgr, data_path):
