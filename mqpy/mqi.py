@@ -85,6 +85,8 @@ def _csp_credentials(csp: Any) -> tuple[str | None, str | None]:
 
 #: MQCNO's options that make a shared (thread-independent) connection handle
 _HANDLE_SHARE = CMQC.MQCNO_HANDLE_SHARE_BLOCK | CMQC.MQCNO_HANDLE_SHARE_NO_BLOCK
+#: the MQCNO options that make a connection reconnectable (a client one only)
+_RECONNECT_OPTIONS = CMQC.MQCNO_RECONNECT | CMQC.MQCNO_RECONNECT_Q_MGR
 
 
 def _is_text(value: str) -> bool:
@@ -170,7 +172,8 @@ class QueueManager(MQObject):
             pass
 
     def _connect_bindings(self, name: str | bytes, *, data_path: str | None = None,
-                          user: str | None = None, password: str | None = None) -> None:
+                          user: str | None = None, password: str | None = None,
+                          options: int = 0) -> None:
         """MQCONN in bindings mode: the queue manager running in this process, else the one
         serving its socket (``strmqm``); MQRC_Q_MGR_NOT_AVAILABLE when neither answers.
 
@@ -179,13 +182,18 @@ class QueueManager(MQObject):
         CLIENT, otherwise when no queue manager of that name answers locally.
 
         ``user`` / ``password`` are an MQCSP: checked by the queue manager's CONNAUTH
-        (CHCKLOCL for bindings), and the connection runs as that user."""
+        (CHCKLOCL for bindings), and the connection runs as that user. ``options``: an
+        MQCONNX's; its reconnect options go to a client connection, and make a bindings
+        one MQRC_OPTIONS_ERROR (only client connections are reconnectable)."""
         qm = text_field(_strip(name), CMQC.MQ_Q_MGR_NAME_LENGTH, CMQC.MQRC_Q_MGR_NAME_ERROR)
         user, password = _credential_texts(user, password)
         _check_credentials(user, password)
         if os.environ.get("MQ_CONNECT_TYPE", "").strip().upper() == "CLIENT":
-            self._connect_client(qm, user, password)
+            self._connect_client(qm, user, password, options=options)
             return
+        reconnectable = options & _RECONNECT_OPTIONS
+        if reconnectable and not _client_environment():  # bindings it would be
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_OPTIONS_ERROR)
         eng = localqmgrs.running(qm, data_path) if qm else _default_running()
         if eng is None:
             # lazy: the bindings socket and its flows load only when no engine runs here
@@ -197,28 +205,36 @@ class QueueManager(MQObject):
             if user is not None:
                 security = mqiparams.ConnSecurity(Credentials(user, password or ""))
             try:
-                self._conn = bindings.connect(qm, data_path, security=security)
+                conn = bindings.connect(qm, data_path, security=security)
             except MQMIError as e:
                 if e.reason not in (CMQC.MQRC_Q_MGR_NOT_AVAILABLE, CMQC.MQRC_Q_MGR_NAME_ERROR) \
                         or not _client_environment():
                     raise
-                self._connect_client(qm, user, password)
+                self._connect_client(qm, user, password, options=options)
                 return
+            if reconnectable:  # a bindings connection it is: not reconnectable
+                conn.disconnect()
+                raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_OPTIONS_ERROR)
+            self._conn = conn
             self._name = self._conn.qmgr_name
             return
+        if reconnectable:
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_OPTIONS_ERROR)
         self._conn = _connect_engine(eng, user, password)
         self._name = eng.name
         self._embedded = True
 
     def _connect_client(self, qm: str, user: str | None, password: str | None,
-                        sco: Any = None, ccdt_url: str | None = None) -> None:
+                        sco: Any = None, ccdt_url: str | None = None, *,
+                        options: int = 0) -> None:
         """A client connection through MQSERVER or MQCCDTURL (``ccdt_url`` for ibmmq's
         MQCNO CCDTUrl). The client channel (ssl, the TLS tables, the channel's security)
         is imported here, by the programs that connect as clients, not by every MQCONN."""
         from mqpy import client
 
         _check_client_tls(sco)
-        self._conn = client.connect_from_environment(qm, user, password, ccdt_url=ccdt_url)
+        self._conn = client.connect_from_environment(qm, user, password, ccdt_url=ccdt_url,
+                                                     options=options)
         self._name = self._conn.qmgr_name
 
     def connect_with_options(self, name: str | bytes, *args: Any, user: str | None = None,
@@ -277,15 +293,16 @@ class QueueManager(MQObject):
             _check_client_tls(sco)
             self._conn = client.connect(_strip(name),
                                         client.ChannelDefinition.from_cd(cd, sco),
-                                        user, password)
+                                        user, password, options=opts)
             self._name = self._conn.qmgr_name
             return
         if opts & CMQC.MQCNO_CLIENT_BINDING:
             url = getattr(cno, "CCDTUrl", None)  # ibmmq's MQCNO CCDTUrl: the CCDT's URL
             self._connect_client(_strip(name), user, password, sco,
-                                 _strip(url) if isinstance(url, (str, bytes)) else None)
+                                 _strip(url) if isinstance(url, (str, bytes)) else None,
+                                 options=opts)
             return
-        self._connect_bindings(name, user=user, password=password)
+        self._connect_bindings(name, user=user, password=password, options=opts)
 
     def connect_tcp_client(self, name: str | bytes, cd: Any, channel: str | bytes,
                            conn_name: str | bytes, user: str | None = None,

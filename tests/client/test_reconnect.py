@@ -365,11 +365,9 @@ def test_logical_order_is_reconnect_incompatible(site, tmp_path, monkeypatch):
     qmgr.disconnect()
 
 
-# -- what needs another owner's change (docs: the report) ---------------------------------
+# -- connecting with the MQCNO's options ---------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="mqpy/mqi.py does not pass the MQCNO's Options to "
-                   "mqpy.client.connect (options=opts): the reconnect options are not seen")
 def test_a_pymqi_program_with_mqcno_reconnect_goes_on_across_a_restart(site):
     """Given a pymqi program connecting with an MQCNO whose Options has MQCNO_RECONNECT
     (connect_with_options(cd=..., opts=...)), when the queue manager restarts, then its
@@ -384,8 +382,6 @@ def test_a_pymqi_program_with_mqcno_reconnect_goes_on_across_a_restart(site):
     qmgr.disconnect()
 
 
-@pytest.mark.xfail(strict=True, reason="mqpy/mqi.py does not pass the MQCNO's Options to "
-                   "mqpy.client.connect (options=opts): the reconnect options are not seen")
 def test_an_ibmmq_program_with_cno_options_reconnect_goes_on_across_a_restart(site):
     """The ibmmq shape: an MQCNO whose Options has MQCNO_RECONNECT_Q_MGR, passed as
     ``cno=``, with the MQCD; the queue manager restarts; its calls go on."""
@@ -401,8 +397,6 @@ def test_an_ibmmq_program_with_cno_options_reconnect_goes_on_across_a_restart(si
     qmgr.disconnect()
 
 
-@pytest.mark.xfail(strict=True, reason="mqpy/mqi.py does not refuse MQCNO_RECONNECT on a "
-                   "bindings connection")
 def test_mqcno_reconnect_is_refused_for_a_bindings_connection(site):
     """IBM: reconnection is for client connections; MQCONNX in bindings mode with
     MQCNO_RECONNECT fails (MQRC_OPTIONS_ERROR)."""
