@@ -8,6 +8,8 @@ message.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import mqpy
 from mqpy import CMQC, wake
 from mqpy.engine import reports
@@ -19,31 +21,9 @@ from .directory import Cache, cached_instances
 from .workload import RoundRobinState, reroute
 
 
-def waiting_channels(xq: mqpy.Queue) -> list[str]:
-    """The channels that messages on the cluster transmission queue are keyed to."""
-    seen: list[str] = []
-    options = CMQC.MQGMO_BROWSE_FIRST
-    while True:
-        md = mqpy.MD()
-        try:
-            xq.get(0, md, mqpy.GMO(Options=options | CMQC.MQGMO_NO_SYNCPOINT
-                                   | CMQC.MQGMO_ACCEPT_TRUNCATED_MSG))
-        except mqpy.MQMIError as e:
-            if e.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
-                pass
-            elif e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                return seen
-            else:
-                raise
-        options = CMQC.MQGMO_BROWSE_NEXT
-        name = D.channel_of_correl_id(md.CorrelId)
-        if name and name not in seen:
-            seen.append(name)
-
-
-def anything_waiting(xq: mqpy.Queue) -> bool:
-    """Whether any message but a wake message (``mqpy.wake``) is on the cluster
-    transmission queue (one keyed to no channel too)."""
+def _browsed(xq: mqpy.Queue) -> Iterator[mqpy.MD]:
+    """Each message's MQMD on the cluster transmission queue, browsed from the first (no
+    data read), until none is left."""
     options = CMQC.MQGMO_BROWSE_FIRST
     while True:
         md = mqpy.MD()
@@ -52,12 +32,27 @@ def anything_waiting(xq: mqpy.Queue) -> bool:
                                    | CMQC.MQGMO_ACCEPT_TRUNCATED_MSG))
         except mqpy.MQMIError as e:
             if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                return False
+                return
             if e.reason != CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
                 raise
-        if not wake.is_wake(md):
-            return True
+        yield md
         options = CMQC.MQGMO_BROWSE_NEXT
+
+
+def waiting_channels(xq: mqpy.Queue) -> list[str]:
+    """The channels that messages on the cluster transmission queue are keyed to."""
+    seen: list[str] = []
+    for md in _browsed(xq):
+        name = D.channel_of_correl_id(md.CorrelId)
+        if name and name not in seen:
+            seen.append(name)
+    return seen
+
+
+def anything_waiting(xq: mqpy.Queue) -> bool:
+    """Whether any message but a wake message (``mqpy.wake``) is on the cluster
+    transmission queue (one keyed to no channel too)."""
+    return any(not wake.is_wake(md) for md in _browsed(xq))
 
 
 def reroute_unbound(qm: mqpy.QueueManager, channel: str, cache: Cache, qmgr: str,
