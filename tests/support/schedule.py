@@ -15,7 +15,7 @@ from xdist.scheduler import LoadFileScheduling
 
 #: longest first; each a path from the repository's root (per-file sums of a whole-suite run
 #: with --junitxml, 4 workers, 2026-11-29 at ac85fb6, files of 7 s or more, and the hostile
-#: requests' files placed by a run of their own; the tests/spark files are one work unit,
+#: requests', the reconnection's and the idle processes' files placed by runs of their own; the tests/spark files are one work unit,
 #: see SHARED_SET_UP)
 LONGEST = (
     "tests/spark/test_columnar.py",
@@ -26,6 +26,7 @@ LONGEST = (
     "tests/spark/test_inputs.py",
     "tests/chaos/test_short_run.py",
     "tests/channels/test_pipelining.py",
+    "tests/client/test_reconnect.py",
     "tests/daemon/test_lifecycle.py",
     "tests/operator_day/test_operators_day.py",
     "tests/web/test_console_browser.py",
@@ -38,6 +39,11 @@ LONGEST = (
     "tests/robustness/test_hostile_peers.py",
     "tests/security/test_strmqm_security.py",
     "tests/robustness/test_hostile_bindings_requests.py",
+    "tests/daemon/test_idle_cluster.py",
+    "tests/daemon/test_idle_pubsub.py",
+    "tests/robustness/test_hostile_lsrcontrol.py",
+    "tests/daemon/test_idle_trace.py",
+    "tests/performance_paths/test_loop_sends.py",
     "tests/stats/test_exporter.py",
     "tests/web/test_publish_subscribe_rest.py",
     "tests/security/test_channel_security.py",
