@@ -15,8 +15,8 @@ from xdist.scheduler import LoadFileScheduling
 
 #: longest first; each a path from the repository's root (per-file sums of a whole-suite run
 #: with --junitxml, 4 workers, 2026-11-29 at ac85fb6, files of 7 s or more, and the hostile
-#: requests', the reconnection's and the idle processes' files placed by runs of their own; the tests/spark files are one work unit,
-#: see SHARED_SET_UP)
+#: requests', the reconnection's and the idle processes' files placed by runs of their own;
+#: the tests/spark files are one work unit, see SHARED_SET_UP)
 LONGEST = (
     "tests/spark/test_columnar.py",
     "tests/spark/test_report_content.py",
