@@ -191,12 +191,38 @@ class ChannelInstance:
             return False
         try:
             readable, _, _ = select.select([self.sock], [], [], 0)
-            return bool(readable) and \
-                self.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+            if not readable:
+                return False
+            if self.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"":
+                return True
         except BlockingIOError:
             return False
         except (OSError, ValueError):
             return True
+        return self._read_waiting()
+
+    def _read_waiting(self) -> bool:
+        """Flows of the queue manager waiting to be read between calls (the background
+        thread waits a tick after a call), read now: a request written into a socket the
+        queue manager has closed makes the peer's reset, which drops what it had sent
+        before it closed -- its notice that it ends (a SOCKET_ACTION QM_QUIESCE, a STATUS
+        QM_TERMINATING), which a reconnectable connection must see. Whether the instance
+        is lost or closed by its partner after them."""
+        with self.role_lock:
+            if self.reading or self.in_calls or self.broken:
+                return self.broken  # (another thread reads it)
+            self.reading = True
+        try:
+            for event in self._read():
+                self._on_event(event)
+            return self.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except BlockingIOError:
+            return False
+        except (OSError, ValueError, ProtocolError, InstanceLost):
+            self._lost()
+            return True
+        finally:
+            self._pass_role()
 
     def open_conversation(self) -> Conversation:
         with self.state_lock:
@@ -811,9 +837,13 @@ def conversation_on(definition: ChannelDefinition, qmgr: str) -> tuple[ChannelIn
     last: MQMIError | None = None
     for host, port in definition.connections:
         with _pool_lock:
-            for candidate in list(_pool.get(pool_key(definition, (host, port)), [])):
-                if candidate.has_room():
-                    return candidate, candidate.open_conversation()
+            candidates = list(_pool.get(pool_key(definition, (host, port)), []))
+        for candidate in candidates:
+            # (one its queue manager closed is not joined: what it said before is read)
+            if candidate.has_room() and not candidate.peer_closed():
+                with _pool_lock:
+                    if candidate.has_room():
+                        return candidate, candidate.open_conversation()
         try:
             instance = open_socket(host, port, definition, qmgr)
         except MQMIError as e:

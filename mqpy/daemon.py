@@ -13,6 +13,9 @@ Ending, as ``endmqm`` asks through signals to the pid in ``qm.lock``:
   the last application has disconnected.
 - SIGTERM / SIGINT: immediate end (``endmqm -i``). Connections are broken, units of work are
   backed out, a checkpoint is taken.
+- Either way the client channels tell their clients the queue manager ends, so that
+  reconnectable ones do not reconnect; or, when endmqm -r wrote ``qm.endreconnect``, to
+  reconnect (``mqpy_chinit.svrconn.qmgr_ending``).
 - SIGKILL (``endmqm -p`` after its grace period): nothing runs; the next start recovers.
 
 ``qm.status`` in the queue-manager directory records the life cycle for ``dspmq`` (Starting,
@@ -68,7 +71,15 @@ from mqpy.monitor.publisher import publish_resource_statistics
 from mqpy.mqi import attach
 from mqpy.pcf import PCFMessage
 from mqpy.programs import program
-from mqpy.qmstatus import describe_status, read_status, write_status
+from mqpy.qmstatus import (
+    CLIENTS_END_FILE,
+    END_RECONNECT_FILE,
+    describe_status,
+    read_status,
+    take_flag,
+    write_flag,
+    write_status,
+)
 from mqpy.security import policy
 from mqpy.stats.collector import start_statistics
 
@@ -315,6 +326,7 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
             # CONTROL(QMGR) and STARTONLY services, once applications can connect
             await trio.to_thread.run_sync(_start_services, eng)
             _start_stop_event(eng, events.queue_manager_active(eng.name))
+            take_flag(qmdir, END_RECONNECT_FILE)  # (one left by an end that never read it)
             try:
                 with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT,
                                                signal.SIGUSR1) as signals:
@@ -338,15 +350,24 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
                             nursery.start_soon(_end_when_idle, server, host,
                                                nursery.cancel_scope)
             finally:
+                # the clients told the queue manager ends (not when it fails: they
+                # reconnect then, as after a crash), reconnecting ones to reconnect or not
+                # as endmqm said (-r), each as its channel instance ends
+                told = _clients_told(qmdir, outcome["end"])
+                if host is not None and told is not None:
+                    host.qmgr_ending(told == "RECONNECT")
                 # CONTROL(QMGR) services end first, while this loop still serves their
                 # stop programs' MQI calls
                 with trio.CancelScope(shield=True):
                     await trio.to_thread.run_sync(_stop_services, eng)
                 proc, chinit["proc"] = chinit["proc"], None
                 # in a worker thread: the channel initiator's last MQI calls (its MQDISC
-                # among them) need this event loop to answer them while it ends
+                # among them) need this event loop to answer them while it ends; it tells
+                # its own clients what the file written here says
+                write_flag(qmdir, CLIENTS_END_FILE, told)
                 with trio.CancelScope(shield=True):
                     await trio.to_thread.run_sync(_stop_chinit, proc)
+                write_flag(qmdir, CLIENTS_END_FILE, None)
                 stop_statistics()
                 if csv["stop"] is not None:
                     csv["stop"]()
@@ -354,6 +375,16 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
 
     trio.run(serve)
     return outcome["end"]
+
+
+def _clients_told(qmdir: str, end: str) -> str | None:
+    """How the clients are told the queue manager ends: "RECONNECT" after ``endmqm -r``
+    (its ``qm.endreconnect`` taken here), "QUIESCE" after another endmqm, None when the
+    queue manager failed (``end``)."""
+    reconnect = take_flag(qmdir, END_RECONNECT_FILE) is not None
+    if end == "failed":
+        return None
+    return "RECONNECT" if reconnect else "QUIESCE"
 
 
 def _start_stop_event(eng: QueueManagerEngine, msg: PCFMessage) -> None:

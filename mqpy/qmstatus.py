@@ -40,3 +40,36 @@ def describe_status(returncode: int) -> str:
         return f"signal {-returncode}, {signal.Signals(-returncode).name}"
     except ValueError:
         return f"signal {-returncode}"
+
+
+#: ``endmqm -r`` writes it before it signals the queue manager (and a plain endmqm removes
+#: it): the reconnectable clients are to reconnect. The daemon takes it when it ends.
+END_RECONNECT_FILE = "qm.endreconnect"
+#: the daemon writes it before it ends its channel initiator: the queue manager ends, and
+#: the channel initiator's clients are told so ("QUIESCE") or to reconnect ("RECONNECT")
+CLIENTS_END_FILE = "chinit.clientsend"
+
+
+def write_flag(qmdir: str, name: str, value: str | None) -> None:
+    """A one-word file ``name`` in ``qmdir`` saying ``value``; None: removed."""
+    path = os.path.join(qmdir, name)
+    try:
+        if value is None:
+            os.unlink(path)
+        else:
+            with filemodes.open_file(path, "w", encoding="utf-8") as f:
+                f.write(value + "\n")
+    except OSError:
+        pass  # (none to remove; or the directory refuses: the default end is told)
+
+
+def take_flag(qmdir: str, name: str) -> str | None:
+    """What :func:`write_flag` wrote, the file removed; None without one."""
+    path = os.path.join(qmdir, name)
+    try:
+        with open(path, encoding="utf-8") as f:
+            value = f.read().strip()
+        os.unlink(path)
+    except OSError:
+        return None
+    return value

@@ -117,6 +117,11 @@ class ClientHost:
         while self.serving:
             await self._changed.wait()
 
+    def qmgr_ending(self, reconnect: bool) -> None:
+        """endmqm (``reconnect``: with -r): every handed-over client's instance ends, its
+        client told whether to reconnect (``svrconn.qmgr_ending``)."""
+        svrconn.qmgr_ending(self.chinit, reconnect)
+
     def _served(self, delta: int) -> None:
         self.serving += delta
         self._changed.set()

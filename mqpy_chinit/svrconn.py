@@ -31,6 +31,12 @@ Theory of operation
   progress (SVRCONN's DISCINT applies between calls only; 0, IBM's SVRCONN default, never).
 - STOP CHANNEL ends the instance (:meth:`SvrconnInstance.stop`): at once with MODE(FORCE) or
   MODE(TERMINATE), once the call in progress returns with MODE(QUIESCE).
+- endmqm ends every instance (:func:`qmgr_ending`), telling its client first, so that a
+  reconnectable client does not reconnect after a plain endmqm and does after ``endmqm -r``
+  (IBM: "If you issue endmqm to stop a queue manager, reconnectable clients do not try to
+  reconnect", unless -r): on an instance that shares conversations a SOCKET_ACTION
+  QM_QUIESCE, or RECONNECT_CLIENTS with -r; on one that does not, a STATUS QM_TERMINATING,
+  or nothing with -r (a plain end of the socket, which a client reconnects after).
 - However the instance ends, each conversation that did not MQDISC is *abended*: its unit of
   work is backed out, as for a bindings application that ends without MQDISC.
 - Each conversation's MQI connection is one async MQI (``mqpy.loopcalls.mqi_port``): through the
@@ -91,12 +97,17 @@ from mqpy_chinit.svrconn_inline import Answer, CallsServedAtOnce
 from mqpy_chinit.svrconn_relay import RELAYED, RelayedCalls
 from mqpy_chinit.svrconn_sockact import ConvIds, SocketActions
 
-__all__ = ["SvrconnInstance", "SvrconnStatus", "instances", "serve_client", "stop_instances"]
+__all__ = ["SvrconnInstance", "SvrconnStatus", "instances", "qmgr_ending", "serve_client",
+           "stop_instances"]
 
 #: STOP CHANNEL MODE(QUIESCE) waits this long at most for an instance's MQI call in progress
 #: (an MQGET waiting, say) before it ends the instance anyway, as IBM's client "gets
 #: CONNECTION_BROKEN after a few seconds"
 QUIESCE_GRACE = 5.0
+
+#: endmqm: an instance's notice to its client that the queue manager ends waits at most this
+#: long for room in a socket its client does not read (endmqm waits for nobody)
+NOTICE_GRACE = 0.5
 
 
 #: The requests of one conversation read and not yet served that the receiver holds; the
@@ -178,6 +189,15 @@ def stop_instances(chinit: Any, channel: str, mode: str, conname: str = "") -> i
     return len(chosen)
 
 
+def qmgr_ending(chinit: Any, reconnect: bool) -> int:
+    """endmqm (``reconnect``: with -r): end every running SVRCONN instance of ``chinit``,
+    each telling its client first (:meth:`SvrconnInstance.qmgr_ending`); how many."""
+    chosen = instances(chinit)
+    for instance in chosen:
+        instance.qmgr_ending(reconnect)
+    return len(chosen)
+
+
 async def serve_client(chinit: Any, conversation: Conversation, first: InitialData,
                        definition: dict[str, object]) -> None:
     """The ``svrconn_handler`` of a ChannelInitiator: run one SVRCONN instance to its end."""
@@ -224,6 +244,9 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
         self.nursery: trio.Nursery | None = None
         self.closing = False  # the instance is ending by our decision (already logged)
         self.stopping = False  # STOP CHANNEL asked it to end
+        #: endmqm's notice to the client, sent as the instance ends (the send lock held for
+        #: it from the moment it was decided: no other flow is begun meanwhile)
+        self.notice: Event | None = None
         self.key = ""
 
     def log(self, msgid: str, text: str) -> None:
@@ -256,6 +279,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
         finally:
             # the instance's status goes only once its units of work are backed out
             with trio.CancelScope(shield=True):
+                await self._send_notice()
                 await self._abend_all()
                 await self.conv.stream.aclose()
             group.remove(self)
@@ -283,6 +307,45 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
             self.nursery.start_soon(self._end_when_idle)
         else:
             self._end()
+
+    def qmgr_ending(self, reconnect: bool) -> None:
+        """endmqm (``reconnect``: -r): the instance ends now, its client told first (the
+        module docstring says how). The notice is sent as the instance ends, at most
+        NOTICE_GRACE seconds; not at all when a flow of another task was being written (the
+        client then finds its socket ended, as after a cut)."""
+        if self.closing:
+            return  # ending already (STOP CHANNEL, a refusal, the client's own end)
+        self.stopping = self.closing = True
+        notice = self._ending_notice(reconnect)
+        if notice is not None and self.nursery is not None:
+            try:
+                self.send_lock.acquire_nowait()  # given back by _send_notice
+                self.notice = notice
+            except trio.WouldBlock:
+                pass
+        self._end()
+
+    def _ending_notice(self, reconnect: bool) -> Event | None:
+        if self.sharing > 0:  # a SOCKET_ACTION of the instance (a TSHC, ConversationID 0)
+            kind = sockact.SocketActionType.RECONNECT_CLIENTS if reconnect \
+                else sockact.SocketActionType.QM_QUIESCE
+            return sockact.event(sockact.SocketAction(0, kind),
+                                 self._reply_order() == ByteOrder.LITTLE)
+        if reconnect:
+            return None
+        return Status(code=StatusCode.QM_TERMINATING, flags=ControlFlags1.ERROR)
+
+    async def _send_notice(self) -> None:
+        notice, self.notice = self.notice, None
+        if notice is None:
+            return
+        try:
+            with trio.move_on_after(NOTICE_GRACE):
+                await self.conv.send(notice)
+        except ChannelEnded:
+            pass  # the client went already
+        finally:
+            self.send_lock.release()
 
     async def _end_when_idle(self) -> None:
         with trio.move_on_after(QUIESCE_GRACE):

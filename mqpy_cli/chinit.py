@@ -12,6 +12,7 @@ import gc
 import os
 import signal
 import sys
+from collections.abc import Callable
 
 import click
 import trio
@@ -20,6 +21,7 @@ import mqpy
 from mqpy import amqmsgs, bindings, config, errorlog, filemodes
 from mqpy.channelcommands import INITQ, command_key
 from mqpy.fap import mqiparams
+from mqpy.qmstatus import CLIENTS_END_FILE, take_flag
 from mqpy.security.policy import owner
 from mqpy_chinit import lsrcontrol, qmconn, svrconn
 from mqpy_chinit.admin import MQSCAdmin
@@ -73,11 +75,23 @@ def _error_log(name: str, data_path: str | None):
     return write
 
 
-async def _until_signalled(scope: trio.CancelScope) -> None:
+async def _until_signalled(scope: trio.CancelScope,
+                           on_signal: Callable[[], object] | None = None) -> None:
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
         async for _ in signals:
+            if on_signal is not None:
+                on_signal()
             scope.cancel()
             return
+
+
+def _clients_told(chinit: ChannelInitiator, qmdir: str) -> None:
+    """runmqchi ended by its queue manager's end (the daemon wrote how its clients are to
+    be told): every SVRCONN instance ends, its client told the queue manager ends, or to
+    reconnect (endmqm -r); ended otherwise, its instances just end."""
+    told = take_flag(qmdir, CLIENTS_END_FILE)
+    if told is not None:
+        svrconn.qmgr_ending(chinit, told == "RECONNECT")
 
 
 def _channel_limits(name: str, data_path: str | None) -> config.ChannelsConfig:
@@ -129,7 +143,9 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
             chinit.remembers_states = False  # the channel initiator writes them
             await chinit.restore_stopped()
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(_until_signalled, nursery.cancel_scope)
+            nursery.start_soon(_until_signalled, nursery.cancel_scope,
+                               functools.partial(_clients_told, chinit, qmdir)
+                               if serve_initq else None)
 
             async def run_chinit(task_status=trio.TASK_STATUS_IGNORED) -> None:
                 await chinit.run(listen, serve_initq=serve_initq,

@@ -9,7 +9,7 @@ codes (IBM's ansible modules test 5, 8, 16, 40 and 72, for instance). Each takes
   daemon's reason (AMQ7017S for a damaged log ...) and its exit status.
 - ``endmqm`` signals the pid recorded in ``qm.lock``: SIGUSR1 for a controlled end (-c, the
   default, returns at once; -w waits), SIGTERM for -i (waits), SIGTERM then SIGKILL after
-  a short grace for -p.
+  a short grace for -p; -r is written in ``qm.endreconnect`` before the signal.
 - ``dspmq`` reads ``qm.lock`` (held while running) and ``qm.status`` written by the daemon.
 
 Console messages are IBM's wording; the evidence for an id is given beside it below.
@@ -37,7 +37,13 @@ import mqpy
 from mqpy import config, filemodes, localqmgrs, outfiles
 from mqpy.programs import program
 from mqpy.qmstanzas import LogConfig
-from mqpy.qmstatus import describe_status, read_status, write_status
+from mqpy.qmstatus import (
+    END_RECONNECT_FILE,
+    describe_status,
+    read_status,
+    write_flag,
+    write_status,
+)
 from mqpy.version import CMDLEVEL, VRMF
 from mqpy_cli.progress import ProgressLine
 from mqpy_cli.usage import MSG_BAD_ARGUMENT, RC_INVALID_ARGS, IBMCommand
@@ -483,10 +489,9 @@ def start_daemon(qmgr: str, data_path: str | None, timeout: float = START_TIMEOU
 @click.argument("qmgr", required=False)
 def endmqm(mode: str, reconnect: bool, quiet: bool, data_path: str | None,
            qmgr: str | None) -> None:
-    """End a queue manager (without a name: the default one). -r: its reconnectable
-    clients (``mqpy.reconnect``) try to reconnect, as IBM's; the queue manager's side
-    tells them the same today whether -r is given or not (its channels just end, and a
-    client reconnects after a channel that ended so)."""
+    """End a queue manager (without a name: the default one). Its client channels tell
+    their clients it ends: reconnectable clients (``mqpy.reconnect``) do not reconnect,
+    as IBM's, unless -r (written for the daemon in ``qm.endreconnect`` before the signal)."""
     qmgr = _named_or_default(qmgr, data_path)
     qmdir = _qmdir(qmgr, data_path)
     if not _exists(qmgr, data_path):
@@ -496,6 +501,7 @@ def endmqm(mode: str, reconnect: bool, quiet: bool, data_path: str | None,
     if pid is None:
         _err(MSG_NOT_AVAILABLE)
         sys.exit(RC_NOT_AVAILABLE)
+    write_flag(qmdir, END_RECONNECT_FILE, "RECONNECT" if reconnect else None)
     try:
         if mode in ("c", "w"):
             os.kill(pid, signal.SIGUSR1)

@@ -2,7 +2,7 @@
 
 Given a client connection that reconnects (mqclient.ini's CHANNELS DefRecon, the MQCD's
 DefReconnect, the MQCNO's MQCNO_RECONNECT), when its connection breaks -- the queue manager
-ended with endmqm and started again, killed with SIGKILL and started again, its channel
+ended with endmqm -r and started again, killed with SIGKILL and started again, its channel
 stopped, its connection stopped -- then the program's calls go on over a new connection: its
 object handles open again, a call made meanwhile waits, a unit of work in flight is backed
 out (MQCMIT says MQRC_BACKED_OUT), the event handler is told MQRC_RECONNECTING then
@@ -106,8 +106,9 @@ def _listening(site: Site) -> bool:
 
 
 def _restart(site: Site, *end: str) -> None:
-    """endmqm ``end`` (-i by default) then strmqm."""
-    proc = site.inst.run("endmqm", *(end or ("-i",)), QM)
+    """endmqm ``end`` (by default -i -r: reconnectable clients reconnect, as IBM's) then
+    strmqm."""
+    proc = site.inst.run("endmqm", *(end or ("-i", "-r")), QM)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     _ensure_running(site)
 
@@ -142,7 +143,7 @@ IN_OUT = CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_FAIL_IF_QUIESCING
 def test_a_program_goes_on_putting_and_getting_across_a_queue_manager_restart(
         site, tmp_path, monkeypatch):
     """Given mqclient.ini's DefRecon=YES and a pymqi program with a queue open, when the
-    queue manager is ended (endmqm -i) and started again, then its next get gets the
+    queue manager is ended (endmqm -i -r) and started again, then its next get gets the
     persistent message put before, over the same Queue, and it goes on putting and getting."""
     _client_ini(tmp_path, monkeypatch, DefRecon="YES")
     qmgr = _pymqi_client(site)
@@ -270,8 +271,8 @@ def test_the_event_handler_is_told_reconnecting_then_reconnected(site, tmp_path,
 
 
 def test_reconnect_failed_once_the_reconnect_timeout_has_passed(site, tmp_path, monkeypatch):
-    """Given MQReconnectTimeout=2 in mqclient.ini, when the queue manager ends and does not
-    come back, then the next call waits about that long and fails with
+    """Given MQReconnectTimeout=2 in mqclient.ini, when the queue manager ends (endmqm -r)
+    and does not come back, then the next call waits about that long and fails with
     MQRC_RECONNECT_FAILED, as do the later ones; the event handler is told, and MQSTAT says
     the connection failed to reconnect."""
     _client_ini(tmp_path, monkeypatch, DefRecon="YES", MQReconnectTimeout="2",
@@ -282,7 +283,7 @@ def test_reconnect_failed_once_the_reconnect_timeout_has_passed(site, tmp_path, 
         CallbackType=CMQC.MQCBT_EVENT_HANDLER,
         CallbackFunction=lambda **kw: events.append(kw["cbc"].Reason)))
     queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
-    assert site.inst.run("endmqm", "-i", QM).returncode == 0
+    assert site.inst.run("endmqm", "-i", "-r", QM).returncode == 0
     start = time.monotonic()
     with pytest.raises(pymqi.MQMIError) as e:
         queue.put(b"x")
@@ -406,20 +407,71 @@ def test_mqcno_reconnect_is_refused_for_a_bindings_connection(site):
     assert e.value.reason == CMQC.MQRC_OPTIONS_ERROR
 
 
-@pytest.mark.xfail(strict=True, reason="the queue manager's side (daemon, SVRCONN) tells its "
-                   "clients nothing on a plain endmqm -i: its channels just end, after which "
-                   "a reconnectable client reconnects (QM_TERMINATING STATUS or QM_QUIESCE "
-                   "SOCKET_ACTION needed)")
-def test_a_plain_endmqm_does_not_reconnect_reconnectable_clients(site, tmp_path, monkeypatch):
-    """IBM: after endmqm without -r reconnectable clients do not try to reconnect: the
-    next call fails with MQRC_CONNECTION_BROKEN (endmqm -r: they reconnect)."""
+@pytest.fixture(scope="module")
+def standard_site(tmp_path_factory) -> Iterator[Site]:
+    """A second queue manager, its client calls relayed by its channel initiator
+    (MQIBindType=STANDARD), where ``site``'s daemon serves them (FASTPATH)."""
+    yield from started_site(str(tmp_path_factory.mktemp("reconnect_std") / "data"),
+                            {"MQIBindType": "STANDARD"}, HereSite)
+
+
+@pytest.fixture(params=["FASTPATH", "STANDARD"])
+def either_site(request, site) -> Site:
+    """``site`` (FASTPATH), then :func:`standard_site`, running with QUEUE empty."""
+    if request.param == "FASTPATH":
+        return site
+    standard = request.getfixturevalue("standard_site")
+    _ensure_running(standard)
+    standard.mqsc_here(f"CLEAR QLOCAL({QUEUE})\nSTART CHANNEL({CHANNEL})\n", ok=False)
+    return standard
+
+
+@pytest.mark.parametrize("sharecnv", [10, 0])
+def test_a_plain_endmqm_does_not_reconnect_reconnectable_clients(
+        either_site, tmp_path, monkeypatch, sharecnv):
+    """IBM: "If you issue endmqm to stop a queue manager, reconnectable clients do not try
+    to reconnect" (unless -r). Given a reconnectable client with a queue open, on an
+    instance that shares conversations (told by a SOCKET_ACTION QM_QUIESCE) or does not (a
+    STATUS QM_TERMINATING), when the queue manager is ended by endmqm -i and started
+    again, then the client's next call fails with MQRC_CONNECTION_BROKEN and it never
+    reconnected."""
+    site = either_site
     _client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(100,0)")
-    qmgr = _pymqi_client(site)
+    qmgr = _pymqi_client(site, SharingConversations=sharecnv)
+    events: list[int] = []
+    qmgr.cb(operation=CMQC.MQOP_REGISTER, cbd=pymqi.CBD(
+        CallbackType=CMQC.MQCBT_EVENT_HANDLER,
+        CallbackFunction=lambda **kw: events.append(kw["cbc"].Reason)))
     queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
     _restart(site, "-i")
     with pytest.raises(pymqi.MQMIError) as e:
         queue.put(b"x")
     assert e.value.reason == CMQC.MQRC_CONNECTION_BROKEN
+    assert CMQC.MQRC_RECONNECTED not in events
+
+
+def test_endmqm_r_then_strmqm_lets_a_reconnectable_client_go_on(either_site, tmp_path,
+                                                                 monkeypatch):
+    """Given a reconnectable client with a queue open and a persistent message put, when
+    the queue manager is ended with endmqm -i -r (told RECONNECT_CLIENTS) and started
+    again, then the client's next get gets that message over the same Queue, its event
+    handler was told MQRC_RECONNECTING then MQRC_RECONNECTED, and it goes on putting."""
+    site = either_site
+    _client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
+    qmgr = _pymqi_client(site)
+    events: list[int] = []
+    qmgr.cb(operation=CMQC.MQOP_REGISTER, cbd=pymqi.CBD(
+        CallbackType=CMQC.MQCBT_EVENT_HANDLER,
+        CallbackFunction=lambda **kw: events.append(kw["cbc"].Reason)))
+    queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
+    queue.put(b"before", pymqi.MD(Persistence=PERSISTENT))
+    _restart(site, "-i", "-r")
+    assert queue.get() == b"before"
+    assert events[:2] == [CMQC.MQRC_RECONNECTING, CMQC.MQRC_RECONNECTED]
+    queue.put(b"after")
+    assert queue.get() == b"after"
+    queue.close()
+    qmgr.disconnect()
 
 
 def test_a_managed_subscription_is_made_again(site, tmp_path, monkeypatch):
@@ -494,7 +546,7 @@ def test_an_idle_connection_reconnects_at_once_and_mqstat_says_so(site, tmp_path
         CallbackType=CMQC.MQCBT_EVENT_HANDLER,
         CallbackFunction=lambda **kw: events.append(kw["cbc"].Reason)))
     pymqi.Queue(qmgr, QUEUE, IN_OUT)
-    assert site.inst.run("endmqm", "-i", QM).returncode == 0
+    assert site.inst.run("endmqm", "-i", "-r", QM).returncode == 0
     deadline = time.monotonic() + 10
     while not events and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -99,8 +99,8 @@ def test_given_an_option_ibm_has_and_mqpy_does_not_when_dspmq_then_usage_and_36(
 
 
 def test_given_options_ibm_has_for_standby_and_backups_when_strmqm_endmqm_then_usage(root):
-    for command, args in ((strmqm, ("-a", "QM2")),
-                          (endmqm, ("-s", "QM1")), (endmqm, ("-r", "QM1"))):
+    # (endmqm -r, reconnectable clients to reconnect, is taken: test_reconnect)
+    for command, args in ((strmqm, ("-a", "QM2")), (endmqm, ("-s", "QM1"))):
         result = run(command, *args, root=root)
         assert result.exit_code == RC_INVALID_ARGS, (command.name, result.output)
         assert f"Usage: {command.name} " in result.output
