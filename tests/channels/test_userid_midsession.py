@@ -27,7 +27,7 @@ from mqpy.fap.messagedata import MessageData
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import ControlFlags1, OtherSegment
 from mqpy_chinit.mca import our_id, status_error
-from tests.client.conftest import drain
+from tests.client.conftest import drain_site
 from tests.support.site import QM
 from tests.support.site_here import HereSite
 
@@ -55,11 +55,7 @@ def qms(tmp_path_factory):
 
 
 def _drain(site) -> list[bytes]:
-    qm = site.bindings()
-    try:
-        return drain(qm, TARGET)
-    finally:
-        qm.disconnect()
+    return drain_site(site, TARGET)
 
 
 @pytest.fixture(autouse=True)

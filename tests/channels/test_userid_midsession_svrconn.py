@@ -22,7 +22,7 @@ from mqpy.fap.controlflows import Status
 from mqpy.fap.framing import SegmentReader
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import ByteOrder, SegmentType
-from tests.client.conftest import drain
+from tests.client.conftest import drain_site
 from tests.client.test_socket_action import SharedInstance
 from tests.support.site import QM
 from tests.support.site_here import QUEUE, here_site_per_bind_type
@@ -35,11 +35,7 @@ site = here_site_per_bind_type("uidsvrconn")
 
 
 def _drain(site) -> list[bytes]:
-    qm = site.bindings()
-    try:
-        return drain(qm, QUEUE)
-    finally:
-        qm.disconnect()
+    return drain_site(site, QUEUE)
 
 
 @pytest.fixture(autouse=True)

@@ -140,6 +140,15 @@ def env_in(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
         inprocess.stop_all()
 
 
+def drain_site(site, q: str = QUEUE) -> list[bytes]:
+    """``q``'s messages on ``site``'s queue manager, got (and so removed) through bindings."""
+    qm = site.bindings()
+    try:
+        return drain(qm, q)
+    finally:
+        qm.disconnect()
+
+
 def drain(qm: mqpy.QueueManager, q: str = QUEUE) -> list[bytes]:
     queue = mqpy.Queue(qm, q, CMQC.MQOO_INPUT_AS_Q_DEF)
     out = []

@@ -32,7 +32,7 @@ from mqpy.fap import mqiflows, sockact, tshc
 from mqpy.fap.apiheader import MQIReply
 from mqpy.fap.sockact import SocketAction, SocketActionType
 from mqpy.fap.tsh import ByteOrder, ControlFlags1, SegmentType
-from tests.client.conftest import drain
+from tests.client.conftest import drain_site
 from tests.client.test_socket_action import SharedInstance, _curshcnv
 from tests.support.site import QM
 from tests.support.site_here import QUEUE, here_site_per_bind_type
@@ -54,11 +54,7 @@ site = here_site_per_bind_type("endconvorder")
 
 
 def _drain(site) -> list[bytes]:
-    qm = site.bindings()
-    try:
-        return drain(qm, QUEUE)
-    finally:
-        qm.disconnect()
+    return drain_site(site, QUEUE)
 
 
 @pytest.fixture(autouse=True)

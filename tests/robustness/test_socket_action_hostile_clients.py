@@ -22,7 +22,7 @@ from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.sockact import SocketAction, SocketActionType
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import STRUCTID_TSHC, ByteOrder, ControlFlags1, SegmentType, parse_segment_header
-from tests.client.conftest import drain
+from tests.client.conftest import drain_site
 from tests.client.test_socket_action import SharedInstance, _curshcnv, channel_connections
 from tests.support.site import CHANNEL, QM
 from tests.support.site_here import QUEUE, here_site_per_bind_type
@@ -39,12 +39,7 @@ site = here_site_per_bind_type("sockhost")
 
 
 def _drain(site) -> list[bytes]:
-    """QUEUE's messages, got (and so removed) through bindings."""
-    qm = site.bindings()
-    try:
-        return drain(qm, QUEUE)
-    finally:
-        qm.disconnect()
+    return drain_site(site, QUEUE)
 
 
 def _put(site, *messages: bytes) -> None:
