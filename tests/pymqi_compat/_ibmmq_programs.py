@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import pytest
 
 import mqpy as mq
-from mqpy import cmdserver
-from tests.client.conftest import Env, drain, env_in
+from tests.client.conftest import Env, drain
+from tests.pymqi_compat.conftest import program_env
 
 QMGR = "QM1"
 APP_CHANNEL = "DEV.APP.SVRCONN"
@@ -42,18 +42,14 @@ class Where:
 def module_env(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[Env]:
     """QM1 for a module's tests, with the developer configuration's objects;
     MQPY_DATA_PATH is QM1's data path, so that ``mq.connect('QM1')`` finds it."""
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        for made in env_in(tmp_path_factory.mktemp(name), monkeypatch):
-            monkeypatch.setenv("MQPY_DATA_PATH", made.root)
-            for channel in (APP_CHANNEL, ADMIN_CHANNEL):
-                made.define("CHANNEL", channel, CHLTYPE="SVRCONN")
-            for queue in (QUEUE_1, QUEUE_2):
-                made.define("QLOCAL", queue, MAXDEPTH=5000)
-            cmdserver.start_command_server(QMGR, made.root)
-            try:
-                yield made
-            finally:
-                cmdserver.stop_command_server(QMGR, made.root)
+
+    def define(made: Env) -> None:
+        for channel in (APP_CHANNEL, ADMIN_CHANNEL):
+            made.define("CHANNEL", channel, CHLTYPE="SVRCONN")
+        for queue in (QUEUE_1, QUEUE_2):
+            made.define("QLOCAL", queue, MAXDEPTH=5000)
+
+    yield from program_env(tmp_path_factory, name, define)
 
 
 def emptied(env: Env) -> None:

@@ -4,15 +4,32 @@ manager and its channel initiator are tests/client's ``env``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
 import mqpy
 from mqpy import cmdserver
-from tests.client.conftest import QMGR, QUEUE, Env, env  # noqa: F401 - env is a fixture
+from tests.client.conftest import QMGR, QUEUE, Env, env, env_in  # noqa: F401 - env: a fixture
 
-__all__ = ["QMGR", "QUEUE"]
+__all__ = ["QMGR", "QUEUE", "program_env"]
+
+
+def program_env(tmp_path_factory: pytest.TempPathFactory, name: str,
+                define: Callable[[Env], object] | None = None) -> Iterator[Env]:
+    """QM1 for a module's programs: its channel initiator, what ``define`` makes, then its
+    command server; MQPY_DATA_PATH is QM1's data path, so that a program's
+    ``connect('QM1')`` finds it as its MQCONN does."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for made in env_in(tmp_path_factory.mktemp(name), monkeypatch):
+            monkeypatch.setenv("MQPY_DATA_PATH", made.root)
+            if define is not None:
+                define(made)
+            cmdserver.start_command_server(QMGR, made.root)
+            try:
+                yield made
+            finally:
+                cmdserver.stop_command_server(QMGR, made.root)
 
 
 @pytest.fixture(params=["embedded", "bindings", "client"])

@@ -31,9 +31,8 @@ from collections.abc import Iterator
 import pytest
 
 import mqpy as pymqi
-from mqpy import cmdserver
-from tests.client.conftest import CHANNEL, Env, env_in
-from tests.pymqi_compat.conftest import QMGR
+from tests.client.conftest import CHANNEL, Env
+from tests.pymqi_compat.conftest import QMGR, program_env
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -46,16 +45,12 @@ SENDER = "TO.ELSEWHERE"
 def env(tmp_path_factory) -> Iterator[Env]:
     """QM1, its channel initiator and its command server, shared by the module's tests, with
     a sender channel TO.ELSEWHERE that is defined and never started."""
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        for made in env_in(tmp_path_factory.mktemp("monitoring_channels"), monkeypatch):
-            monkeypatch.setenv("MQPY_DATA_PATH", made.root)
-            made.define("CHANNEL", SENDER, CHLTYPE="SDR", CONNAME="127.0.0.1(1)",
-                        XMITQ="APP.REPLY")
-            cmdserver.start_command_server(QMGR, made.root)
-            try:
-                yield made
-            finally:
-                cmdserver.stop_command_server(QMGR, made.root)
+
+    def define(made: Env) -> None:
+        made.define("CHANNEL", SENDER, CHLTYPE="SDR", CONNAME="127.0.0.1(1)",
+                    XMITQ="APP.REPLY")
+
+    yield from program_env(tmp_path_factory, "monitoring_channels", define)
 
 
 @pytest.fixture(params=MODES)

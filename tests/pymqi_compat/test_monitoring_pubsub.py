@@ -22,9 +22,8 @@ from collections.abc import Iterator
 import pytest
 
 import mqpy as pymqi
-from mqpy import cmdserver
-from tests.client.conftest import CHANNEL, Env, env_in
-from tests.pymqi_compat.conftest import QMGR
+from tests.client.conftest import CHANNEL, Env
+from tests.pymqi_compat.conftest import QMGR, program_env
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -36,14 +35,7 @@ SUB = "MON.FRUIT.SUB"
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory) -> Iterator[Env]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        for made in env_in(tmp_path_factory.mktemp("monitoring_pubsub"), monkeypatch):
-            monkeypatch.setenv("MQPY_DATA_PATH", made.root)
-            cmdserver.start_command_server(QMGR, made.root)
-            try:
-                yield made
-            finally:
-                cmdserver.stop_command_server(QMGR, made.root)
+    yield from program_env(tmp_path_factory, "monitoring_pubsub")
 
 
 @pytest.fixture(params=MODES)

@@ -32,9 +32,8 @@ from collections.abc import Iterator
 import pytest
 
 import mqpy as pymqi
-from mqpy import cmdserver
-from tests.client.conftest import CHANNEL, Env, drain, env_in
-from tests.pymqi_compat.conftest import QMGR, QUEUE
+from tests.client.conftest import CHANNEL, Env, drain
+from tests.pymqi_compat.conftest import QMGR, QUEUE, program_env
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -46,14 +45,7 @@ CMQC, CMQCFC = pymqi.CMQC, pymqi.CMQCFC
 def env(tmp_path_factory) -> Iterator[Env]:
     """QM1, its channel initiator and its command server, shared by the module's tests;
     each leaves APP.Q empty and the queue manager's attributes as it found them."""
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        for made in env_in(tmp_path_factory.mktemp("monitoring_queues"), monkeypatch):
-            monkeypatch.setenv("MQPY_DATA_PATH", made.root)
-            cmdserver.start_command_server(QMGR, made.root)
-            try:
-                yield made
-            finally:
-                cmdserver.stop_command_server(QMGR, made.root)
+    yield from program_env(tmp_path_factory, "monitoring_queues")
 
 
 @pytest.fixture(params=MODES)

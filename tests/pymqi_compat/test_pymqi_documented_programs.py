@@ -31,9 +31,8 @@ import pytest
 import trustme
 
 import mqpy as pymqi
-from mqpy import cmdserver
-from tests.client.conftest import CHANNEL, Env, drain, env_in
-from tests.pymqi_compat.conftest import QMGR, QUEUE
+from tests.client.conftest import CHANNEL, Env, drain
+from tests.pymqi_compat.conftest import QMGR, QUEUE, program_env
 from tests.support.site import key_repository
 
 pytestmark = pytest.mark.timeout(120)
@@ -48,14 +47,7 @@ def env(tmp_path_factory) -> Iterator[Env]:
     """QM1, its channel initiator and its command server, shared by the module's tests: each
     leaves APP.Q empty and deletes what it made. MQPY_DATA_PATH is QM1's data path, so that
     ``pymqi.connect('QM1')`` finds it as a program's MQCONN does."""
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        for made in env_in(tmp_path_factory.mktemp("documented"), monkeypatch):
-            monkeypatch.setenv("MQPY_DATA_PATH", made.root)
-            cmdserver.start_command_server(QMGR, made.root)
-            try:
-                yield made
-            finally:
-                cmdserver.stop_command_server(QMGR, made.root)
+    yield from program_env(tmp_path_factory, "documented")
 
 
 @pytest.fixture
