@@ -19,6 +19,7 @@ from collections.abc import Iterator
 import attrs
 import pytest
 
+import mqpy
 from mqpy.security.users import UserFile, users_path
 from tests.support.installation import Installation, cli
 from tests.support.ports import free_port
@@ -88,6 +89,12 @@ class Site:
         env.update(extra)
         return env
 
+    def connect(self) -> mqpy.QueueManager:
+        """A bindings connection of this process to the queue manager."""
+        qm = mqpy.QueueManager(None)
+        qm.connect(QM, data_path=self.inst.root)
+        return qm
+
     def mqsc(self, script: str) -> str:
         proc = cli(self.inst, "runmqsc", "runmqsc", QM, stdin=script)
         assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -144,6 +151,7 @@ def site(tmp_path_factory) -> Iterator[Site]:
     and a listener; user ``sampuser`` (group mqm) with a password."""
     inst = Installation(str(tmp_path_factory.mktemp("samples") / "data"))
     inst.env.pop("MQPY_NO_CHINIT", None)
+    inst.env["MQPY_MONINT"] = "1"  # resource statistics every second (amqsrua's tests)
     port = free_port()
     try:
         assert inst.run("crtmqm", QM).returncode == 0
