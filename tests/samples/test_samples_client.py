@@ -76,3 +76,17 @@ def test_given_ibms_further_arguments_when_amqsput_runs_then_it_says_and_uses_th
         "Sample AMQSPUT0 start", "target queue is SAMP.PUT", "target queue manager is SAMPQM",
         "open  options are 32", "MQPUT ended with reason code 2039", "close options are 0",
         "Sample AMQSPUT0 end"]
+
+
+def test_given_a_local_queue_manager_when_amqsputc_connects_then_only_the_channel_counts(
+        site):
+    """The queue manager reachable through bindings too, MQSERVER naming a channel it does
+    not have: the client sample goes to the channel (2540, IBM's for an unknown channel)
+    where the bindings sample connects."""
+    env = site.env(MQSERVER=f"NO.SUCH.SVRCONN/TCP/{site.conname}")
+    put = sample(env, "amqsputc", "SAMP.PUT", "SAMPQM", stdin="refused\n")
+    assert put.stdout.splitlines() == ["Sample AMQSPUT0 start",
+                                       "MQCONNX ended with reason code 2540"]
+    bindings = sample(env, "amqsput", "SAMP.PUT", "SAMPQM", stdin="\n")
+    assert bindings.stdout.splitlines() == ["Sample AMQSPUT0 start",
+                                            "target queue is SAMP.PUT", "Sample AMQSPUT0 end"]
