@@ -10,6 +10,8 @@ import re
 
 import pytest
 
+from mqpy import CMQCFC, pcf
+from mqpy.monitor import elements, publications
 from mqpy_cli.samples import amqsrua
 
 from .conftest import QM, read_until, sample, started
@@ -98,3 +100,13 @@ def test_the_interval_and_a_delta_are_shown_as_ibms_sample_shows_them():
     delta = amqsrua.Element(0, 2, "MQPUT/MQPUT1 count")
     assert amqsrua.element_line(delta, 30, 10_000_000) == "MQPUT/MQPUT1 count 30 3/sec"
     assert amqsrua.element_line(delta, 30, 5000) == "MQPUT/MQPUT1 count 30 "
+
+
+@pytest.mark.xfail(strict=True, reason="METADATA/<class>/TYPES carries only the type groups "
+                   "(mqpy/monitor/publications.py types_message); IBM's also has the class "
+                   "(MQIAMO_MONITOR_CLASS) and its flags (MQIAMO_MONITOR_FLAGS) at the top "
+                   "level, which IBM's compiled amqsrua reads to place the types")
+def test_the_types_metadata_names_its_class_and_flags_as_ibms_does():
+    msg = pcf.parse(publications.types_message(QM, elements.STATQ))
+    assert msg.get(CMQCFC.MQIAMO_MONITOR_CLASS) == elements.STATQ.index
+    assert msg.get(CMQCFC.MQIAMO_MONITOR_FLAGS) == CMQCFC.MQIAMO_MONITOR_FLAGS_OBJNAME
