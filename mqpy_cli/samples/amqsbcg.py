@@ -1,14 +1,17 @@
-"""amqsbcg: browse every message of a queue, printing its MQMD and a hex dump (IBM's sample
-AMQSBCG0, in its layout: two short fields a line, the dump in two-byte groups).
+"""amqsbcg / amqsbcgc: browse every message of a queue, printing its MQMD and a hex dump
+(IBM's sample AMQSBCG0, in its layout: two short fields a line, the dump in two-byte
+groups; amqsbcgc connects as a client).
 
     amqsbcg QUEUE [QMGR]
+
+With MQSAMP_USER_ID set, the password is read from standard input.
 """
 
 from __future__ import annotations
 
 import mqpy
 from mqpy import CMQC
-from mqpy_cli.samples import RC_MISSING_PARAMETER, entry_point
+from mqpy_cli.samples import RC_MISSING_PARAMETER, connect, credentials, entry_point
 
 #: the MQMD as AMQSBCG0 lays it out, a line each (the values formatted by _value)
 _LAYOUT = (
@@ -79,18 +82,18 @@ def hex_dump(data: bytes) -> list[str]:
     return out
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], client: bool = False) -> int:
     """Browse QUEUE, showing each message's MQMD and data."""
-    print("AMQSBCG0 - starts here\n**********************\n")
+    print("AMQSBCG0 - starts here\n**********************\n", flush=True)
     if not argv:
         print("Required parameter missing - queue name")
         return RC_MISSING_PARAMETER
     qname, qmgr = argv[0], (argv[1] if len(argv) > 1 else "")
-    try:
-        qm = mqpy.connect(qmgr)
-    except mqpy.MQMIError as e:
-        print(f" MQCONNX failed with CompCode:{e.comp}, Reason:{e.reason}")
-        return e.reason
+    user, password = credentials()
+    qm = connect(qmgr, " MQCONNX failed with CompCode:{comp}, Reason:{reason}", client=client, user=user,
+                 password=password)
+    if isinstance(qm, int):
+        return qm
     print(f" MQOPEN - '{qname}'\n")
     try:
         q = mqpy.Queue(qm, qname, CMQC.MQOO_BROWSE | CMQC.MQOO_FAIL_IF_QUIESCING)
@@ -126,3 +129,4 @@ def _browse(q: mqpy.Queue) -> None:
 
 
 amqsbcg = entry_point(main)
+amqsbcgc = entry_point(main, client=True)
