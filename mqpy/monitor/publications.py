@@ -66,14 +66,17 @@ def classes_message(qmgr: str) -> bytes:
 
 
 def types_message(qmgr: str, cls: MonitorClass) -> bytes:
-    """METADATA/<class>/TYPES: a group per type (index, name, description, the topic of
-    its elements)."""
-    return _message([pcf.CFGR(CMQCFC.MQGACF_MONITOR_TYPE, [
-        pcf.CFIN(CMQCFC.MQIAMO_MONITOR_TYPE, t.index),
-        _st(CMQCFC.MQCAMO_MONITOR_TYPE, t.name),
-        _st(CMQCFC.MQCAMO_MONITOR_DESC, t.description),
-        _st(CMQC.MQCA_TOPIC_STRING, topics.elements_topic(qmgr, cls, t))])
-        for t in cls.types])
+    """METADATA/<class>/TYPES: the class and its flags, then a group per type (index,
+    name, description, the topic of its elements), as IBM's amqsrua reads them."""
+    return _message([
+        pcf.CFIN(CMQCFC.MQIAMO_MONITOR_CLASS, cls.index),
+        pcf.CFIN(CMQCFC.MQIAMO_MONITOR_FLAGS, cls.flags),
+        *(pcf.CFGR(CMQCFC.MQGACF_MONITOR_TYPE, [
+            pcf.CFIN(CMQCFC.MQIAMO_MONITOR_TYPE, t.index),
+            _st(CMQCFC.MQCAMO_MONITOR_TYPE, t.name),
+            _st(CMQCFC.MQCAMO_MONITOR_DESC, t.description),
+            _st(CMQC.MQCA_TOPIC_STRING, topics.elements_topic(qmgr, cls, t))])
+          for t in cls.types)])
 
 
 def elements_message(qmgr: str, cls: MonitorClass, typ: MonitorType) -> bytes:

@@ -29,7 +29,7 @@ import trio
 
 from mqpy import CMQC
 from mqpy.engine import resolution
-from mqpy.engine.mqmd import _pack_md, _trusted
+from mqpy.engine.mqmd import _pack_md, _put_timestamp, _trusted
 from mqpy.errors import MQMIError
 from mqpy.monitor import counters, publications, topics
 from mqpy.monitor.elements import CPU, DISK, STATMQI
@@ -199,8 +199,10 @@ class Publisher:
                 priority = sub.pub_priority
             md = _md()
             msgid = eng.new_msgid()
+            put_date, put_time = _put_timestamp(now)  # (IBM's: the time of publication)
             fields: dict[str, object] = {"MsgId": msgid, "CorrelId": sub.correl_id,
-                                         "Priority": priority}
+                                         "Priority": priority, "PutDate": put_date,
+                                         "PutTime": put_time}
             if sub.sub_user:
                 fields["UserIdentifier"] = sub.sub_user.encode("latin-1", "replace")[:12]
             _trusted(md, fields)

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from mqpy import CMQCFC, pcf
 from mqpy.monitor import elements, publications
 from mqpy_cli.samples import amqsrua
@@ -82,9 +80,6 @@ def test_given_an_unknown_class_or_option_when_amqsrua_runs_then_20(site):
                                          "\t [-n publication count]"]
 
 
-@pytest.mark.xfail(strict=True, reason="the queue manager's data publications carry a blank "
-                   "PutDate and PutTime (mqpy/monitor/publisher.py's _put_data stores an "
-                   "MQMD without them); IBM's carry the time of publication")
 def test_given_a_data_publication_when_amqsrua_shows_it_then_it_has_its_put_date_and_time(
         site):
     rua = sample(site.env(), "amqsrua", "-m", QM, "-c", "DISK", "-t", "Log", "-n", "1",
@@ -102,10 +97,6 @@ def test_the_interval_and_a_delta_are_shown_as_ibms_sample_shows_them():
     assert amqsrua.element_line(delta, 30, 5000) == "MQPUT/MQPUT1 count 30 "
 
 
-@pytest.mark.xfail(strict=True, reason="METADATA/<class>/TYPES carries only the type groups "
-                   "(mqpy/monitor/publications.py types_message); IBM's also has the class "
-                   "(MQIAMO_MONITOR_CLASS) and its flags (MQIAMO_MONITOR_FLAGS) at the top "
-                   "level, which IBM's compiled amqsrua reads to place the types")
 def test_the_types_metadata_names_its_class_and_flags_as_ibms_does():
     msg = pcf.parse(publications.types_message(QM, elements.STATQ))
     assert msg.get(CMQCFC.MQIAMO_MONITOR_CLASS) == elements.STATQ.index
