@@ -313,8 +313,8 @@ class ChannelStatus:
             "STOPREQ": "YES" if self.stop_requested else "NO", "MCAUSER": self.mcauser,
             "JOBNAME": self.jobname, "LOCLADDR": self.local_address,
             "RPRODUCT": self.remote_product, "RVERSION": self.remote_version,
-            "MCASTAT": "STOPPED" if self.state in (ChannelState.STOPPED,
-                                                   ChannelState.INACTIVE) else "RUNNING",
+            "MCASTAT": "NOTRUNNING" if self.state in (ChannelState.STOPPED,
+                                                      ChannelState.INACTIVE) else "RUNNING",
             # the messages of the batch in progress (a message channel's alone)
             **({} if self.chltype == "SVRCONN" else
                {"CURMSGS": (self.cur_seqno - self.last_seqno) % 999_999_999}),

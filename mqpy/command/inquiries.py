@@ -165,7 +165,8 @@ def _chstatus_params(row: dict[str, object]) -> list[pcf.Parameter]:
                                             for v in value.split(",")]))
     if "SUBSTATE" in row:  # a current instance: its MCA runs while the channel is active
         out.append(pcf.CFIN(CMQCFC.MQIACH_MCA_STATUS, CMQCFC.MQMCAS_STOPPED
-                            if row.get("MCASTAT", row.get("STATUS")) in ("STOPPED", "INACTIVE")
+                            if row.get("MCASTAT") == "NOTRUNNING"
+                            or row.get("STATUS") in ("STOPPED", "INACTIVE")
                             else CMQCFC.MQMCAS_RUNNING))
         present = {p.Parameter for p in out}
         out.extend(pcf.CFST(parameter, b" " * length) if length else pcf.CFIN(parameter, 0)

@@ -12,7 +12,9 @@ their average time, and folded into two exponentially weighted averages, the new
 counting 1/8 in the short term and 1/64 in the long term (the weights mqpy's channel
 monitoring uses); the first messages set both. No gets since: the pair stands. A
 statistics interval's end starts the engine's counts again; the counts then seen are all new
-(gets between the last reading and the interval's end are not seen).
+(gets between the last reading and the interval's end are not seen). Read while the queue's
+monitoring is OFF, the pair is blank and forgotten; the gets of a queue whose status nobody
+read between switching monitoring on and them count as monitored.
 
 This module owns those averages and never changes the engine: it reads its counters under
 the engine's lock (the caller's).
@@ -71,11 +73,16 @@ class QueueTimes:
 _TIMES: weakref.WeakKeyDictionary[Any, dict[str, QueueTimes]] = weakref.WeakKeyDictionary()
 
 
-def on_queue_time(engine: Any, qname: str) -> tuple[int, int] | tuple[str, str]:
+def on_queue_time(engine: Any, qname: str, monitored: bool = True
+                  ) -> tuple[int, int] | tuple[str, str]:
     """QTIME of local queue ``qname`` of ``engine`` (its lock held): the pair, blank when no
-    message has been got from it since the queue manager started."""
+    message has been got from it while monitored. Read while the queue is not
+    ``monitored`` (MONQ OFF), the gets counted so far are passed over and the averages
+    forgotten, so that they begin again when monitoring is switched on."""
     times = _TIMES.setdefault(engine, {}).setdefault(qname, QueueTimes())
     counters = engine.stats.queues.get(qname)
     if counters is not None:
         times.fold(counters)
+    if not monitored:
+        times.short = times.long = None
     return times.shown()

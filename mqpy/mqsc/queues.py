@@ -67,12 +67,18 @@ def display_qstatus(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> li
                 rest = selected(cmd, view, everything=default)
             else:
                 rest = selected(cmd, view)
-                if default:
+                if "MONITOR" in cmd.flags:  # IBM's "also displayed by selection of MONITOR"
+                    rest.update({k: view[k] for k in MONITOR_FIELDS})
+                if default and "MONITOR" not in cmd.flags:
                     rest["CURDEPTH"] = view["CURDEPTH"]
             head = [("QUEUE", obj.name), ("TYPE", "HANDLE" if handles else "QUEUE")]
             lines.append(message(DISPLAY_HEADERS["QSTATUS"]))
             lines.extend(format_attrs(head + display_items(rest)))
     return lines
+
+
+#: DISPLAY QSTATUS MONITOR: the queue monitoring fields
+MONITOR_FIELDS = ("LGETDATE", "LGETTIME", "LPUTDATE", "LPUTTIME", "MONQ", "MSGAGE", "QTIME")
 
 
 def queue_status_view(proc: MQSCProcessor, obj: Any,
@@ -88,7 +94,7 @@ def queue_status_view(proc: MQSCProcessor, obj: Any,
         last_get = getattr(mq, "last_get", 0.0)
         monq = monitoring_in_effect(obj.attributes.get("MONQ", "QMGR"),
                                     eng.catalog.qmgr.get("MONQ", "OFF"))
-        on_q_time = ("", "") if monq == "OFF" else qtime.on_queue_time(eng, obj.name)
+        on_q_time = qtime.on_queue_time(eng, obj.name, monitored=monq != "OFF")
     # the monitoring fields (IBM's "also displayed by selection of the MONITOR parameter":
     # the last get and put, the oldest message's age, the time on queue) have values only
     # with the queue's monitoring on: blank with MONQ OFF, and PCF's OldestMsgAge and
