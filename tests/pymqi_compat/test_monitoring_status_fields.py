@@ -236,7 +236,7 @@ def test_last_get_and_put_are_blank_with_monitoring_off(qmgr, env):
 def test_last_get_and_put_are_dated_with_monitoring_on(qmgr, env, monitoring_on):
     """Given MONQ(MEDIUM) and a message put to and got from MON.LAST, when its status is
     asked, then LastPutDate / LastGetDate are today's date (yyyy-mm-dd) and the times
-    hh.mm.ss, by PCF as DISPLAY shows them."""
+    hh.mm.ss, by PCF as DISPLAY QSTATUS MONITOR shows them."""
     queue = pymqi.Queue(qmgr, WATCHED, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
     queue.put(b"watched")
     queue.get()
@@ -249,6 +249,7 @@ def test_last_get_and_put_are_dated_with_monitoring_on(qmgr, env, monitoring_on)
         assert re.fullmatch(r"\d{4}-\d\d-\d\d", _text(status[date_p]))
         assert re.fullmatch(r"\d\d\.\d\d\.\d\d", _text(status[time_p]))
         assert shown[date_k] == _text(status[date_p])
+        assert re.fullmatch(r"\d\d\.\d\d\.\d\d", shown[time_k])
 
 
 # -- a server-connection channel instance's status ----------------------------------------------
