@@ -299,10 +299,10 @@ def test_svrconn_status_carries_job_name_mca_status_and_the_fixed_fields(qmgr, e
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "mqpy_chinit/svrconn.py (another helper's) does not yet tell the instance's status what "
-    "the client announced: SvrconnInstance.__init__ needs "
-    "self.status.partner_announced(first.product_id if isinstance(first, InitialData) "
-    "else '', mca.local_address(conversation.stream))"))
+    "mqpy_chinit/svrconn.py does not yet tell the instance's status what the client "
+    "announced: SvrconnInstance.__init__ needs, after the SSL fields, "
+    "self.status.partner_announced(first.product_id, local_address(conversation.stream)) "
+    "with local_address imported from mqpy_chinit.mca"))
 def test_svrconn_status_carries_the_client_s_product_and_the_local_address(qmgr, env,
                                                                             application):
     """Given a mqpy client connected through APP.SVRCONN (its initial data's ProductId
