@@ -11,10 +11,11 @@ status is asked for, the gets counted since the last time are taken as that many
 their average time, and folded into two exponentially weighted averages, the newest message
 counting 1/8 in the short term and 1/64 in the long term (the weights mqpy's channel
 monitoring uses); the first messages set both. No gets since: the pair stands. A
-statistics interval's end starts the engine's counts again; the counts then seen are all new
-(gets between the last reading and the interval's end are not seen). Read while the queue's
-monitoring is OFF, the pair is blank and forgotten; the gets of a queue whose status nobody
-read between switching monitoring on and them count as monitored.
+statistics interval's end starts the engine's counts again in new counters: the ended
+interval's are read to their end first (one whole interval between two readings would be
+missed). Read while the queue's monitoring is OFF, the pair is blank and forgotten; the gets
+of a queue whose status nobody read between switching monitoring on and them count as
+monitored.
 
 This module owns those averages and never changes the engine: it reads its counters under
 the engine's lock (the caller's).
@@ -46,13 +47,19 @@ class QueueTimes:
     long: float | None = None
 
     def fold(self, counters: Any) -> None:
-        """Take in the gets ``counters`` (a ``QueueCounters``) counted since last read."""
+        """Take in the gets ``counters`` (a ``QueueCounters``) counted since last read; when
+        they are a new interval's, the rest of the interval last read first."""
+        if counters is not self.counters:
+            if self.counters is not None:
+                self._take(self.counters)  # (the ended interval's, no longer counted to)
+            self.counters, self.seconds, self.gets = counters, 0.0, 0
+        self._take(counters)
+
+    def _take(self, counters: Any) -> None:
         seconds = sum(counters.time_on_q_total)
         gets = sum(counters.time_on_q_count)
-        if counters is not self.counters or gets < self.gets:
-            self.seconds, self.gets = 0.0, 0  # a new interval: every get counted is new
         new_gets, new_seconds = gets - self.gets, seconds - self.seconds
-        self.counters, self.seconds, self.gets = counters, seconds, gets
+        self.seconds, self.gets = seconds, gets
         if new_gets <= 0:
             return
         mean = max(0.0, new_seconds / new_gets * 1e6)
