@@ -144,9 +144,28 @@ def agreed_fast(agreed: Any) -> bool:
 PRODUCT_ID = "MQPY" + version_of(CMQC.MQCMDL_CURRENT_LEVEL)
 
 
+#: a TLS session's protocol (``ssl`` names) as DISPLAY CHSTATUS SECPROT shows it
+_SECPROT = {"TLSv1.3": "TLSV13", "TLSv1.2": "TLSV12", "TLSv1": "TLSV1", "SSLv3": "SSLV3"}
+
+
+def security_protocol(stream: Any) -> str:
+    """SECPROT of a channel's connection: NONE when plain, else its TLS version (a
+    responder's ChannelTLSStream or a caller's trio.SSLStream, handshake done)."""
+    try:
+        cipher = stream.cipher()
+    except (AttributeError, ValueError, trio.NeedHandshakeError):  # plain, or no session yet
+        return "NONE"
+    return _SECPROT.get(str(cipher[1]), "NONE") if cipher else "NONE"
+
+
+def partner_announced(status: ChannelStatus, product_id: str, stream: Any) -> None:
+    """RPRODUCT, RVERSION, LOCLADDR and SECPROT of an instance whose partner's initial data
+    said ``product_id``, over ``stream``."""
+    status.partner_announced(product_id, local_address(stream), security_protocol(stream))
+
+
 def _partner_announced(conv: Conversation, ev: InitialData) -> None:
-    """RPRODUCT, RVERSION and LOCLADDR of the instance, from its partner's initial data."""
-    conv.status.partner_announced(ev.product_id, local_address(conv.stream))
+    partner_announced(conv.status, ev.product_id, conv.stream)
 
 
 def our_id(name: str, definition: dict[str, object], qmgr: str) -> InitialData:

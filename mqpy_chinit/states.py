@@ -218,6 +218,7 @@ class ChannelStatus:
     local_address: str = ""  # LOCLADDR: this end's address of the connection, host(port)
     remote_product: str = ""  # RPRODUCT: the partner's product, from its initial data
     remote_version: str = ""  # RVERSION: the partner's version (VVRRMMFF for IBM's)
+    security_protocol: str = ""  # SECPROT: NONE, or the TLS version (TLSV12, TLSV13)
     instance_number: int = attrs.Factory(lambda: next(_instance_numbers))
     monitor: ChannelMonitor = attrs.Factory(ChannelMonitor)
     history: list[ChannelState] = attrs.Factory(list)
@@ -229,13 +230,16 @@ class ChannelStatus:
         process, numbered as they are made."""
         return f"{os.getpid():08X}{self.instance_number & 0xFFFFFFFF:08X}"
 
-    def partner_announced(self, product_id: str, local_address: str) -> None:
+    def partner_announced(self, product_id: str, local_address: str,
+                          security_protocol: str = "NONE") -> None:
         """The partner's initial data said ``product_id`` (IBM's ProductId: four letters of
         product, MQMM a queue manager, MQCC a C client ..., then its version), over a
-        connection whose local end is ``local_address``: RPRODUCT, RVERSION and LOCLADDR."""
+        connection whose local end is ``local_address``, secured by ``security_protocol``:
+        RPRODUCT, RVERSION, LOCLADDR and SECPROT."""
         product_id = product_id.strip()
         self.remote_product, self.remote_version = product_id[:4], product_id[4:12]
         self.local_address = local_address
+        self.security_protocol = security_protocol
 
     def move(self, event: ChannelEvent) -> None:
         """``event`` happened to this channel: its state becomes what the table says, and is
@@ -313,6 +317,7 @@ class ChannelStatus:
             "STOPREQ": "YES" if self.stop_requested else "NO", "MCAUSER": self.mcauser,
             "JOBNAME": self.jobname, "LOCLADDR": self.local_address,
             "RPRODUCT": self.remote_product, "RVERSION": self.remote_version,
+            "SECPROT": self.security_protocol,
             "MCASTAT": "NOTRUNNING" if self.state in (ChannelState.STOPPED,
                                                       ChannelState.INACTIVE) else "RUNNING",
             # the messages of the batch in progress (a message channel's alone)

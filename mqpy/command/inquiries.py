@@ -124,6 +124,10 @@ _CHSTATUS_ENUMS: dict[str, tuple[int, dict[str, int]]] = {
                                                 "YES": CMQCFC.MQCHSR_STOP_REQUESTED}),
     "NPMSPEED": (CMQCFC.MQIACH_NPM_SPEED, {"FAST": CMQXC.MQNPMS_FAST,
                                            "NORMAL": CMQXC.MQNPMS_NORMAL}),
+    "SECPROT": (CMQCFC.MQIACH_SECURITY_PROTOCOL, {
+        "NONE": CMQXC.MQSECPROT_NONE, "SSLV3": CMQXC.MQSECPROT_SSLV30,
+        "TLSV1": CMQXC.MQSECPROT_TLSV10, "TLSV12": CMQXC.MQSECPROT_TLSV12,
+        "TLSV13": CMQXC.MQSECPROT_TLSV13}),
     "MONCHL": (CMQC.MQIA_MONITORING_CHANNEL, {
         "OFF": CMQC.MQMON_OFF, "LOW": CMQC.MQMON_LOW, "MEDIUM": CMQC.MQMON_MEDIUM,
         "HIGH": CMQC.MQMON_HIGH}),
@@ -150,6 +154,8 @@ def _chstatus_params(row: dict[str, object]) -> list[pcf.Parameter]:
     for keyword, (parameter, words) in _CHSTATUS_ENUMS.items():
         if keyword in row:  # (a current status; SAVED rows carry no substate)
             word = str(row[keyword])
+            if keyword == "SECPROT" and word not in words:
+                continue  # (not known yet: before the partner's initial data)
             out.append(pcf.CFIN(parameter, words.get(word, 0 if keyword != "MONCHL"
                                                      else CMQC.MQMON_OFF)))
     if row.get("XQMSGSA") not in (None, ""):

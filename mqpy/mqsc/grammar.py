@@ -509,6 +509,7 @@ CHSTATUS_ATTRS: dict[str, Attr] = _table(
     string("RAPPLTAG", 28),
     string("RVERSION", 8),
     string("RPRODUCT", 4),
+    enum("SECPROT", "NONE", "SSLV3", "TLSV1", "TLSV12", "TLSV13"),
     strings("COMPHDR", 2, 8),
     strings("COMPMSG", 2, 8),
     integer("SSLRKEYS", 0, NINES),

@@ -12,7 +12,7 @@ import re
 import trio
 
 import mqpy
-from mqpy import CMQC, CMQCFC, cmdserver
+from mqpy import CMQC, CMQCFC, CMQXC, cmdserver
 from mqpy.engine.mqinq import version_of
 from tests.support.channel_pair import CHANNEL, chstatus, define_pair, finish, mqsc, start_chinit
 from tests.support.qmgr import QMgr
@@ -53,8 +53,8 @@ async def test_each_end_shows_its_partner_s_product_and_its_own_address(qm1, qm2
     """Given SDR QM1.TO.QM2 running to RCVR QM1.TO.QM2 at a listening QM2 with 3 messages
     moved, when DISPLAY CHSTATUS ALL and Inquire Channel Status are issued at both ends,
     then each end shows RPRODUCT(MQPY) and RVERSION the VRMF mqpy reports (RemoteProduct,
-    RemoteVersion), JOBNAME 16 hex digits, MCASTAT(RUNNING) and CURMSGS(0) (no batch in
-    progress); the receiver's LOCLADDR is the listener's address and port, the sender's
+    RemoteVersion), JOBNAME 16 hex digits, MCASTAT(RUNNING), CURMSGS(0) (no batch in
+    progress) and SECPROT(NONE) (SecurityProtocol MQSECPROT_NONE: no TLS); the receiver's LOCLADDR is the listener's address and port, the sender's
     its own end of the same connection (127.0.0.1 and a port), as PCF's LocalAddress."""
     async with trio.open_nursery() as nursery:
         r2 = await start_chinit(nursery, qm2, listen=True)
@@ -73,7 +73,8 @@ async def test_each_end_shows_its_partner_s_product_and_its_own_address(qm1, qm2
     for end, pcf_end in ((sdr, sdr_pcf), (rcv, rcv_pcf)):
         assert (end["RPRODUCT"], end["RVERSION"]) == ("MQPY", version), end
         assert re.fullmatch(r"[0-9A-F]{16}", end["JOBNAME"])
-        assert (end["MCASTAT"], end["CURMSGS"]) == ("RUNNING", "0")
+        assert (end["MCASTAT"], end["CURMSGS"], end["SECPROT"]) == ("RUNNING", "0", "NONE")
+        assert pcf_end[CMQCFC.MQIACH_SECURITY_PROTOCOL] == CMQXC.MQSECPROT_NONE
         assert _text(pcf_end[CMQCFC.MQCACH_REMOTE_PRODUCT]) == "MQPY"
         assert _text(pcf_end[CMQCFC.MQCACH_REMOTE_VERSION]) == version
         assert _text(pcf_end[CMQCFC.MQCACH_MCA_JOB_NAME]) == end["JOBNAME"]

@@ -301,16 +301,17 @@ def test_svrconn_status_carries_job_name_mca_status_and_the_fixed_fields(qmgr, e
 @pytest.mark.xfail(strict=True, reason=(
     "mqpy_chinit/svrconn.py does not yet tell the instance's status what the client "
     "announced: SvrconnInstance.__init__ needs, after the SSL fields, "
-    "self.status.partner_announced(first.product_id, local_address(conversation.stream)) "
-    "with local_address imported from mqpy_chinit.mca"))
+    "partner_announced(self.status, first.product_id, conversation.stream) "
+    "with partner_announced imported from mqpy_chinit.mca"))
 def test_svrconn_status_carries_the_client_s_product_and_the_local_address(qmgr, env,
                                                                             application):
     """Given a mqpy client connected through APP.SVRCONN (its initial data's ProductId
     MQPY0100), when Inquire Channel Status asks for it, then RemoteProduct is MQPY and
     RemoteVersion 0100 as the client announces them (IBM's C client would say MQCC and its
     VVRRMMFF), and LocalAddress is the listener's end of the connection,
-    127.0.0.1(port)."""
+    127.0.0.1(port), and SecurityProtocol MQSECPROT_NONE (a plain connection)."""
     status = _svrconn_status(qmgr)
     assert _text(status[CMQCFC.MQCACH_REMOTE_PRODUCT]) == "MQPY"
     assert _text(status[CMQCFC.MQCACH_REMOTE_VERSION]) == "0100"
     assert _text(status[CMQCFC.MQCACH_LOCAL_ADDRESS]) == f"127.0.0.1({env.chinit.port})"
+    assert status[CMQCFC.MQIACH_SECURITY_PROTOCOL] == CMQXC.MQSECPROT_NONE
