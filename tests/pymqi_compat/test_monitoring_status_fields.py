@@ -165,6 +165,25 @@ def test_display_conn_shows_appl_desc_and_the_unit_of_work_ids(qmgr, env, reques
     assert ("APPLDESC(IBM MQ Channel)" if _client(request) else "APPLDESC( )") in text
 
 
+def test_inquire_connection_answers_appl_desc(qmgr, request):
+    """Given the program's connection, when Inquire Connection asks every connection's
+    ApplDesc and ChannelName, then those through APP.SVRCONN answer "IBM MQ Channel" and
+    those over bindings a blank ApplDesc, 64 characters either way."""
+    pcf = pymqi.PCFExecute(qmgr)
+    try:
+        conns = pcf.MQCMD_INQUIRE_CONNECTION({
+            CMQCFC.MQBACF_GENERIC_CONNECTION_ID: b"",
+            CMQCFC.MQIACF_CONNECTION_ATTRS: [CMQCFC.MQCACF_APPL_DESC,
+                                             CMQCFC.MQCACH_CHANNEL_NAME]})
+    finally:
+        pcf.disconnect()
+    seen = {(_text(c[CMQCFC.MQCACH_CHANNEL_NAME]), _text(c[CMQCFC.MQCACF_APPL_DESC]),
+             len(c[CMQCFC.MQCACF_APPL_DESC])) for c in conns}
+    mine = (CHANNEL, "IBM MQ Channel", 64) if _client(request) else ("", "", 64)
+    assert mine in seen, seen
+    assert all(desc == ("IBM MQ Channel" if channel else "") for channel, desc, _ in seen)
+
+
 # -- a queue's monitoring fields ---------------------------------------------------------------
 
 def _queue_status(qmgr, name: str) -> dict:
