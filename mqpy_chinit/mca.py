@@ -16,6 +16,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC
+from mqpy.engine.mqinq import version_of
 from mqpy.fap import channeldefs as D
 from mqpy.fap.controlflows import Status
 from mqpy.fap.initialdata import OUR_FAP_LEVEL, CapFlags1, CapFlags2, InitialData
@@ -78,6 +79,17 @@ def peer_address(stream: Any) -> str:
         return ""
 
 
+def local_address(stream: Any) -> str:
+    """This end's address of the connection as DISPLAY CHSTATUS shows LOCLADDR,
+    "host(port)" ("" when the stream has no socket)."""
+    stream = getattr(stream, "transport_stream", stream)  # under TLS, the TCP stream
+    try:
+        host, port = stream.socket.getsockname()[:2]
+    except (AttributeError, OSError):
+        return ""
+    return f"{host}({port})"
+
+
 def peer_host(stream: Any) -> str:
     """The partner's address as DISPLAY CHSTATUS shows a receiver's CONNAME."""
     return peer_address(stream).rsplit(":", 1)[0]
@@ -126,6 +138,36 @@ def agreed_fast(agreed: Any) -> bool:
     return bool(agreed.cap_flags2 & CapFlags2.FAST_MESSAGES_REQUIRED)
 
 
+#: what a mqpy MCA announces in its initial data's ProductId (a partner's RPRODUCT and
+#: RVERSION): "MQPY" where IBM's queue managers say MQMM, and the version mqpy reports as
+#: its MQCA_VERSION (VVRRMMFF)
+PRODUCT_ID = "MQPY" + version_of(CMQC.MQCMDL_CURRENT_LEVEL)
+
+
+#: a TLS session's protocol (``ssl`` names) as DISPLAY CHSTATUS SECPROT shows it
+_SECPROT = {"TLSv1.3": "TLSV13", "TLSv1.2": "TLSV12", "TLSv1": "TLSV1", "SSLv3": "SSLV3"}
+
+
+def security_protocol(stream: Any) -> str:
+    """SECPROT of a channel's connection: NONE when plain, else its TLS version (a
+    responder's ChannelTLSStream or a caller's trio.SSLStream, handshake done)."""
+    try:
+        cipher = stream.cipher()
+    except (AttributeError, ValueError, trio.NeedHandshakeError):  # plain, or no session yet
+        return "NONE"
+    return _SECPROT.get(str(cipher[1]), "NONE") if cipher else "NONE"
+
+
+def partner_announced(status: ChannelStatus, product_id: str, stream: Any) -> None:
+    """RPRODUCT, RVERSION, LOCLADDR and SECPROT of an instance whose partner's initial data
+    said ``product_id``, over ``stream``."""
+    status.partner_announced(product_id, local_address(stream), security_protocol(stream))
+
+
+def _partner_announced(conv: Conversation, ev: InitialData) -> None:
+    partner_announced(conv.status, ev.product_id, conv.stream)
+
+
 def our_id(name: str, definition: dict[str, object], qmgr: str) -> InitialData:
     return InitialData(
         fap_level=OUR_FAP_LEVEL, channel_name=name, qmgr_name=qmgr,
@@ -138,7 +180,7 @@ def our_id(name: str, definition: dict[str, object], qmgr: str) -> InitialData:
         cap_flags2=CapFlags2.DIST_LIST_CAPABLE | (
             CapFlags2.FAST_MESSAGES_REQUIRED
             if D.str_attr(definition, "NPMSPEED") == "FAST" else CapFlags2.NONE),
-        process_id=os.getpid(), product_id="MQPY0100")
+        process_id=os.getpid(), product_id=PRODUCT_ID)
 
 
 # ---------------------------------------------------------------------------- negotiation
@@ -164,6 +206,7 @@ async def call_id(conv: Conversation, ours: InitialData) -> tuple[Any, str]:
         if n.agreed is None:
             raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", retry=False)
         conv.agreed(n.agreed.max_transmission_size, n.agreed.max_msg_size)
+        _partner_announced(conv, ev)
         return n.agreed, ev.qmgr_name.strip()
     raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", retry=False)
 
@@ -180,6 +223,7 @@ async def respond_id(conv: Conversation, ev: InitialData, ours: InitialData, *,
         await conv.send(n.reply)
         if n.agreed is not None:
             conv.agreed(n.agreed.max_transmission_size, n.agreed.max_msg_size)
+            _partner_announced(conv, ev)
             return n.agreed, ev.qmgr_name.strip()
         nxt = await conv.recv(CONFIRM_TIMEOUT)
         if not isinstance(nxt, InitialData):

@@ -35,6 +35,8 @@ seed 000); the numbers in the comments are its acceptance behaviours (§9).
 from __future__ import annotations
 
 import enum
+import itertools
+import os
 import time
 from collections.abc import Callable
 
@@ -154,6 +156,9 @@ def add_state_observer(observer: Callable[[ChannelStatus], None]) -> Callable[[]
     return remove
 
 
+#: each channel instance's number in this process: the second half of its JOBNAME
+_instance_numbers = itertools.count(1)
+
 _stamp: list = [-1, ("", "")]  # the second last formatted, and its (date, time)
 
 
@@ -210,8 +215,31 @@ class ChannelStatus:
     batch_heartbeats: int = 0
     stop_requested: str = ""  # "", QUIESCE, FORCE, TERMINATE
     mcauser: str = ""  # a receiving channel's MCA user (PUTAUT): blank is the chinit's own
+    local_address: str = ""  # LOCLADDR: this end's address of the connection, host(port)
+    remote_product: str = ""  # RPRODUCT: the partner's product, from its initial data
+    remote_version: str = ""  # RVERSION: the partner's version (VVRRMMFF for IBM's)
+    security_protocol: str = ""  # SECPROT: NONE, or the TLS version (TLSV12, TLSV13)
+    instance_number: int = attrs.Factory(lambda: next(_instance_numbers))
     monitor: ChannelMonitor = attrs.Factory(ChannelMonitor)
     history: list[ChannelState] = attrs.Factory(list)
+
+    @property
+    def jobname(self) -> str:
+        """JOBNAME (MCAJobName): as IBM's Multiplatforms show it, the MCA's process id and
+        thread number in 8 hex digits each; mqpy's MCAs are tasks of the channel initiator's
+        process, numbered as they are made."""
+        return f"{os.getpid():08X}{self.instance_number & 0xFFFFFFFF:08X}"
+
+    def partner_announced(self, product_id: str, local_address: str,
+                          security_protocol: str = "NONE") -> None:
+        """The partner's initial data said ``product_id`` (IBM's ProductId: four letters of
+        product, MQMM a queue manager, MQCC a C client ..., then its version), over a
+        connection whose local end is ``local_address``, secured by ``security_protocol``:
+        RPRODUCT, RVERSION, LOCLADDR and SECPROT."""
+        product_id = product_id.strip()
+        self.remote_product, self.remote_version = product_id[:4], product_id[4:12]
+        self.local_address = local_address
+        self.security_protocol = security_protocol
 
     def move(self, event: ChannelEvent) -> None:
         """``event`` happened to this channel: its state becomes what the table says, and is
@@ -287,6 +315,17 @@ class ChannelStatus:
             "LSTMSGTI": self.last_msg_time, "CHSTADA": self.start_date,
             "CHSTATI": self.start_time, "KAINT": self.kaint,
             "STOPREQ": "YES" if self.stop_requested else "NO", "MCAUSER": self.mcauser,
+            "JOBNAME": self.jobname, "LOCLADDR": self.local_address,
+            "RPRODUCT": self.remote_product, "RVERSION": self.remote_version,
+            "SECPROT": self.security_protocol,
+            "MCASTAT": "NOTRUNNING" if self.state in (ChannelState.STOPPED,
+                                                      ChannelState.INACTIVE) else "RUNNING",
+            # the messages of the batch in progress (a message channel's alone)
+            **({} if self.chltype == "SVRCONN" else
+               {"CURMSGS": (self.cur_seqno - self.last_seqno) % 999_999_999}),
+            # mqpy compresses nothing and never resets a TLS secret key (docs/security.md)
+            "COMPHDR": "NONE,NONE", "COMPMSG": "NONE,NONE",
+            "SSLRKEYS": 0, "SSLKEYDA": "", "SSLKEYTI": "",
             **({"NPMSPEED": self.npmspeed} if self.npmspeed else {}),
             **self.monitor.as_mqsc(),
         }

@@ -82,7 +82,20 @@ _CHSTATUS_PCF: dict[str, tuple[int, int]] = {
     "SSLCIPH": (CMQCFC.MQCACH_SSL_CIPHER_SPEC, CMQC.MQ_SSL_CIPHER_SPEC_LENGTH),
     "SSLPEER": (CMQCFC.MQCACH_SSL_SHORT_PEER_NAME, CMQC.MQ_SSL_SHORT_PEER_NAME_LENGTH),
     "SSLCERTI": (CMQCFC.MQCACH_SSL_CERT_ISSUER_NAME, CMQC.MQ_SHORT_DNAME_LENGTH),
+    "JOBNAME": (CMQCFC.MQCACH_MCA_JOB_NAME, CMQC.MQ_MCA_JOB_NAME_LENGTH),
+    "LOCLADDR": (CMQCFC.MQCACH_LOCAL_ADDRESS, CMQC.MQ_LOCAL_ADDRESS_LENGTH),
+    "RPRODUCT": (CMQCFC.MQCACH_REMOTE_PRODUCT, CMQCFC.MQ_REMOTE_PRODUCT_LENGTH),
+    "RVERSION": (CMQCFC.MQCACH_REMOTE_VERSION, CMQCFC.MQ_REMOTE_VERSION_LENGTH),
+    "SSLRKEYS": (CMQCFC.MQIACH_SSL_KEY_RESETS, 0),
+    "SSLKEYDA": (CMQCFC.MQCACH_SSL_KEY_RESET_DATE, CMQC.MQ_DATE_LENGTH),
+    "SSLKEYTI": (CMQCFC.MQCACH_SSL_KEY_RESET_TIME, CMQC.MQ_TIME_LENGTH),
 }
+#: DISPLAY CHSTATUS COMPHDR / COMPMSG words -> MQCOMPRESS_* (pairs: an MQCFIL)
+_COMPRESS = {"NONE": CMQXC.MQCOMPRESS_NONE, "SYSTEM": CMQXC.MQCOMPRESS_SYSTEM,
+             "RLE": CMQXC.MQCOMPRESS_RLE, "ZLIBFAST": CMQXC.MQCOMPRESS_ZLIBFAST,
+             "ZLIBHIGH": CMQXC.MQCOMPRESS_ZLIBHIGH}
+_CHSTATUS_COMPRESSION = {"COMPHDR": CMQCFC.MQIACH_HDR_COMPRESSION,
+                         "COMPMSG": CMQCFC.MQIACH_MSG_COMPRESSION}
 #: what IBM's Inquire Channel Status response always carries of a current instance, a
 #: string blank and a number 0 where the instance has none (a SVRCONN's XmitQName)
 _CHSTATUS_ALWAYS: dict[int, int] = {
@@ -111,6 +124,10 @@ _CHSTATUS_ENUMS: dict[str, tuple[int, dict[str, int]]] = {
                                                 "YES": CMQCFC.MQCHSR_STOP_REQUESTED}),
     "NPMSPEED": (CMQCFC.MQIACH_NPM_SPEED, {"FAST": CMQXC.MQNPMS_FAST,
                                            "NORMAL": CMQXC.MQNPMS_NORMAL}),
+    "SECPROT": (CMQCFC.MQIACH_SECURITY_PROTOCOL, {
+        "NONE": CMQXC.MQSECPROT_NONE, "SSLV3": CMQXC.MQSECPROT_SSLV30,
+        "TLSV1": CMQXC.MQSECPROT_TLSV10, "TLSV12": CMQXC.MQSECPROT_TLSV12,
+        "TLSV13": CMQXC.MQSECPROT_TLSV13}),
     "MONCHL": (CMQC.MQIA_MONITORING_CHANNEL, {
         "OFF": CMQC.MQMON_OFF, "LOW": CMQC.MQMON_LOW, "MEDIUM": CMQC.MQMON_MEDIUM,
         "HIGH": CMQC.MQMON_HIGH}),
@@ -137,6 +154,8 @@ def _chstatus_params(row: dict[str, object]) -> list[pcf.Parameter]:
     for keyword, (parameter, words) in _CHSTATUS_ENUMS.items():
         if keyword in row:  # (a current status; SAVED rows carry no substate)
             word = str(row[keyword])
+            if keyword == "SECPROT" and word not in words:
+                continue  # (not known yet: before the partner's initial data)
             out.append(pcf.CFIN(parameter, words.get(word, 0 if keyword != "MONCHL"
                                                      else CMQC.MQMON_OFF)))
     if row.get("XQMSGSA") not in (None, ""):
@@ -145,9 +164,15 @@ def _chstatus_params(row: dict[str, object]) -> list[pcf.Parameter]:
         value = str(row.get(keyword) or "")
         if "," in value:
             out.append(pcf.CFIL(parameter, [int(v) for v in value.split(",")]))
+    for keyword, parameter in _CHSTATUS_COMPRESSION.items():
+        value = str(row.get(keyword) or "")
+        if value:
+            out.append(pcf.CFIL(parameter, [_COMPRESS.get(v, CMQXC.MQCOMPRESS_NOT_AVAILABLE)
+                                            for v in value.split(",")]))
     if "SUBSTATE" in row:  # a current instance: its MCA runs while the channel is active
         out.append(pcf.CFIN(CMQCFC.MQIACH_MCA_STATUS, CMQCFC.MQMCAS_STOPPED
-                            if row.get("STATUS") in ("STOPPED", "INACTIVE")
+                            if row.get("MCASTAT") == "NOTRUNNING"
+                            or row.get("STATUS") in ("STOPPED", "INACTIVE")
                             else CMQCFC.MQMCAS_RUNNING))
         present = {p.Parameter for p in out}
         out.extend(pcf.CFST(parameter, b" " * length) if length else pcf.CFIN(parameter, 0)
@@ -236,11 +261,11 @@ def inquire_q_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
         if stype == CMQCFC.MQIACF_Q_HANDLE:
             for row in queues.handle_status(req.processor, obj, with_options=True):
                 params = attr_params(row, pcfmap.QSTATUS_HANDLE, wanted)
-                if wanted is None or CMQCFC.MQIACF_HANDLE_STATE in wanted:
-                    # (no MQI call is in progress on a handle while the command server
-                    # reads it: the engine serves one call at a time)
-                    params.append(pcf.CFIN(CMQCFC.MQIACF_HANDLE_STATE,
-                                           CMQCFC.MQHSTATE_INACTIVE))
+                if wanted is None or CMQCFC.MQBACF_EXTERNAL_UOW_ID in wanted:
+                    # ExternalUOWId: the handle's unit of work as its external coordinator
+                    # knows it; the queue manager's own (URTYPE QMGR) has none, runmqsc's
+                    # URID(XA_FORMATID[] XA_GTRID[] XA_BQUAL[])
+                    params.append(pcf.CFBS(CMQCFC.MQBACF_EXTERNAL_UOW_ID, b""))
                 out.append(Response([*head, *params]))
             continue
         view = queues.queue_status_view(req.processor, obj, index)

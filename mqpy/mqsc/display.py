@@ -50,8 +50,8 @@ def format_item(keyword: str, value: object) -> str:
     """``('DESCR', '')`` -> ``'DESCR( )'``; ``('NOTRIGGER', None)`` -> ``'NOTRIGGER'``."""
     if value is None:
         return keyword
-    if isinstance(value, (tuple, list)):
-        text = ",".join(str(v) for v in value)
+    if isinstance(value, (tuple, list)):  # a blank member as IBM shows it: QTIME( , )
+        text = ",".join(str(v) if str(v).strip() else " " for v in value)
     else:
         text = str(value)
     return f"{keyword}({printable(text) if text.strip() else ' '})"

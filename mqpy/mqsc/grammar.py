@@ -509,6 +509,12 @@ CHSTATUS_ATTRS: dict[str, Attr] = _table(
     string("RAPPLTAG", 28),
     string("RVERSION", 8),
     string("RPRODUCT", 4),
+    enum("SECPROT", "NONE", "SSLV3", "TLSV1", "TLSV12", "TLSV13"),
+    strings("COMPHDR", 2, 8),
+    strings("COMPMSG", 2, 8),
+    integer("SSLRKEYS", 0, NINES),
+    string("SSLKEYDA", 10),
+    string("SSLKEYTI", 8),
     enum("STATCHL", "OFF", "LOW", "MEDIUM", "HIGH"),
 )  # fmt: skip
 
@@ -777,6 +783,9 @@ QSTATUS_ATTRS: dict[str, Attr] = _table(
     string("URID", 64),
     enum("URTYPE", "QMGR", "XA"),
     enum("READA", "NO", "YES", "BACKLOG", "INHIBITED"),
+    string("APPLDESC", 64),
+    enum("HSTATE", "ACTIVE", "INACTIVE"),
+    string("QMURID", 64),
 )
 
 CONN_ATTRS: dict[str, Attr] = _table(
@@ -796,6 +805,8 @@ CONN_ATTRS: dict[str, Attr] = _table(
     enum("UOWSTATE", "NONE", "ACTIVE", "PREPARED", "UNRESOLVED"),
     string("QMURID", 64),
     string("EXTURID", 128),
+    string("APPLDESC", 64),
+    enum("URTYPE", "QMGR", "XA"),
     string("OBJNAME", 48),
     enum("OBJTYPE", "QUEUE", "PROCESS", "QMGR", "NAMELIST", "CHANNEL", "AUTHINFO", "TOPIC"),
     enum("ASTATE", "SUSPENDED", "ACTIVE", "INACTIVE", "NONE"),
@@ -1169,7 +1180,8 @@ _add(CommandSpec("STOP", "SERVICE", "required",
                  params={"IGNSTATE": enum("IGNSTATE", *YESNO)}))
 _add(CommandSpec("DISPLAY", "SVSTATUS", "required", generic=True, flags=frozenset({"ALL"}),
                  display=SVSTATUS_ATTRS, where=True))  # fmt: skip
-_add(CommandSpec("DISPLAY", "QSTATUS", "required", generic=True, flags=frozenset({"ALL"}),
+_add(CommandSpec("DISPLAY", "QSTATUS", "required", generic=True,
+                 flags=frozenset({"ALL", "MONITOR"}),
                  params=_pick(QSTATUS_ATTRS, ["TYPE", "OPENTYPE"]),
                  display=QSTATUS_ATTRS, where=True))  # fmt: skip
 _add(CommandSpec("RESET", "QSTATS", "required", generic=True))

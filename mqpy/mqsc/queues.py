@@ -12,7 +12,7 @@ import attrs
 from mqpy import CMQC, CMQCFC
 from mqpy.engine import readahead
 from mqpy.errors import MQMIError
-from mqpy.mqsc import clusters, definitions
+from mqpy.mqsc import clusters, definitions, qtime
 from mqpy.mqsc.display import date_time, format_attrs
 from mqpy.mqsc.mapping import display_items
 from mqpy.mqsc.messages import DISPLAY_HEADERS, message
@@ -23,7 +23,8 @@ from mqpy.mqsc.selection import generic_match, selected, where_passes
 if TYPE_CHECKING:
     from mqpy.mqsc.processor import MQSCProcessor
 
-__all__ = ["COMMANDS", "conn_id", "connection_id", "connection_rows", "extconn_of", "handle_status",
+__all__ = ["CHANNEL_APPL_DESC", "COMMANDS", "QMGR_URID", "appl_desc", "conn_id",
+           "connection_id", "connection_rows", "extconn_of", "handle_status", "qmurid",
            "queue_status_view"]
 
 
@@ -66,12 +67,18 @@ def display_qstatus(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> li
                 rest = selected(cmd, view, everything=default)
             else:
                 rest = selected(cmd, view)
-                if default:
+                if "MONITOR" in cmd.flags:  # IBM's "also displayed by selection of MONITOR"
+                    rest.update({k: view[k] for k in MONITOR_FIELDS})
+                if default and "MONITOR" not in cmd.flags:
                     rest["CURDEPTH"] = view["CURDEPTH"]
             head = [("QUEUE", obj.name), ("TYPE", "HANDLE" if handles else "QUEUE")]
             lines.append(message(DISPLAY_HEADERS["QSTATUS"]))
             lines.extend(format_attrs(head + display_items(rest)))
     return lines
+
+
+#: DISPLAY QSTATUS MONITOR: the queue monitoring fields
+MONITOR_FIELDS = ("LGETDATE", "LGETTIME", "LPUTDATE", "LPUTTIME", "MONQ", "MSGAGE", "QTIME")
 
 
 def queue_status_view(proc: MQSCProcessor, obj: Any,
@@ -87,18 +94,22 @@ def queue_status_view(proc: MQSCProcessor, obj: Any,
         last_get = getattr(mq, "last_get", 0.0)
         monq = monitoring_in_effect(obj.attributes.get("MONQ", "QMGR"),
                                     eng.catalog.qmgr.get("MONQ", "OFF"))
-    lgetdate, lgettime = date_time(last_get)
-    lputdate, lputtime = date_time(last_put)
+        on_q_time = qtime.on_queue_time(eng, obj.name, monitored=monq != "OFF")
+    # the monitoring fields (IBM's "also displayed by selection of the MONITOR parameter":
+    # the last get and put, the oldest message's age, the time on queue) have values only
+    # with the queue's monitoring on: blank with MONQ OFF, and PCF's OldestMsgAge and
+    # OnQTime MQMON_NOT_AVAILABLE then
+    monitored = monq != "OFF"
+    lgetdate, lgettime = date_time(last_get) if monitored else ("", "")
+    lputdate, lputtime = date_time(last_put) if monitored else ("", "")
     uncom = int(status.get("UNCOM", 0))  # type: ignore[call-overload]
     return {
         "CURDEPTH": status["CURDEPTH"], "IPPROCS": status["IPPROCS"],
         "OPPROCS": status["OPPROCS"], "UNCOM": uncom or "NO",
         "LGETDATE": lgetdate, "LGETTIME": lgettime, "LPUTDATE": lputdate,
         "LPUTTIME": lputtime, "MEDIALOG": "", "MONQ": monq,
-        # the oldest message's age is known only with queue monitoring on (IBM shows it
-        # blank, and PCF answers MQMON_NOT_AVAILABLE, with MONQ OFF)
-        "MSGAGE": "" if monq == "OFF" else int(time.time() - oldest) if oldest else 0,
-        "QTIME": ("", ""),
+        "MSGAGE": "" if not monitored else int(time.time() - oldest) if oldest else 0,
+        "QTIME": on_q_time,
     }  # fmt: skip
 
 
@@ -108,6 +119,27 @@ def monitoring_in_effect(queue_monq: object, qmgr_monq: object) -> str:
     if str(qmgr_monq) == "NONE":
         return "OFF"
     return str(qmgr_monq if queue_monq == "QMGR" else queue_monq)
+
+
+#: URID / EXTURID of a unit of work the queue manager coordinates (URTYPE QMGR): runmqsc on
+#: IBM's Multiplatforms shows its empty XA identifier so
+QMGR_URID = "XA_FORMATID[] XA_GTRID[] XA_BQUAL[]"
+#: APPLDESC of an application connected through a server-connection channel, IBM's words
+#: for it; one connected over bindings is no program the queue manager knows: blank
+CHANNEL_APPL_DESC = "IBM MQ Channel"
+
+
+def appl_desc(conn: Any) -> str:
+    """APPLDESC (ApplDesc) of a connection."""
+    return CHANNEL_APPL_DESC if conn.channel else ""
+
+
+def qmurid(conn: Any) -> str:
+    """QMURID (QMgrUOWId) of a connection: its unit of work's number as IBM's Multiplatforms
+    show it, the two 32-bit halves of a 64-bit transaction id (``0.28672``); ``0.0`` with no
+    unit of work."""
+    uow_id = conn.uow.uow_id if conn.uow is not None else 0
+    return f"{uow_id >> 32 & 0xFFFFFFFF}.{uow_id & 0xFFFFFFFF}"
 
 
 def _yes(opts: int, flag: int) -> str:
@@ -136,8 +168,11 @@ def handle_status(proc: MQSCProcessor, obj: Any, *, with_options: bool = False
                     "INPUT": ("EXCL" if h.exclusive else "SHARED") if opts & inputs else "NO",
                     "INQUIRE": _yes(opts, CMQC.MQOO_INQUIRE),
                     "OUTPUT": _yes(opts, CMQC.MQOO_OUTPUT), "SET": _yes(opts, CMQC.MQOO_SET),
-                    "PID": 0, "TID": conn.hconn, "URID": "", "URTYPE": "QMGR",
-                    "USERID": _text(conn.user),
+                    "PID": 0, "TID": conn.hconn, "URTYPE": "QMGR",
+                    "USERID": _text(conn.user), "APPLDESC": appl_desc(conn),
+                    # (no MQI call is in progress on a handle while the command server
+                    # reads it: the engine serves one call at a time)
+                    "HSTATE": "INACTIVE", "QMURID": qmurid(conn), "URID": QMGR_URID,
                     # read ahead in effect for the handle (engine.readahead's rules)
                     "READA": "YES" if readahead.in_effect(opts, h.obj) else "NO",
                 }  # fmt: skip
@@ -166,7 +201,8 @@ def connection_rows(proc: MQSCProcessor, name: str, generic: bool
                 "CONNOPTS": ("MQCNO_SHARED_BINDING",),
                 "USERID": _text(c.user), "UOWLOGDA": "", "UOWLOGTI": "",
                 "UOWSTDA": date if uow else "", "UOWSTTI": tod if uow else "",
-                "UOWSTATE": "ACTIVE" if uow else "NONE", "QMURID": "", "EXTURID": "",
+                "UOWSTATE": "ACTIVE" if uow else "NONE", "QMURID": qmurid(c),
+                "EXTURID": QMGR_URID, "URTYPE": "QMGR", "APPLDESC": appl_desc(c),
                 "PID": 0, "TID": c.hconn, "CONNTAG": "NO",
             }, handles))  # fmt: skip
     return rows
