@@ -128,7 +128,7 @@ def test_qstatus_shows_live_depth_and_handles(qmgr, proc):
     assert out[0] == "AMQ8450I: Display queue status details."
     for item in ("CURDEPTH(2)", "IPPROCS(1)", "OPPROCS(1)", "UNCOM(NO)"):
         assert item in text
-    assert "LPUTDATE( )" not in text
+    assert "LPUTDATE( )" in text and "MONQ(OFF)" in text  # blank while monitoring is OFF
     assert run(proc, "DISPLAY QSTATUS(ST)")[1:] == [
         "   QUEUE(ST)                               TYPE(QUEUE)", "   CURDEPTH(2)"]
     handles = run(proc, "DISPLAY QSTATUS(ST) TYPE(HANDLE)")
