@@ -57,8 +57,8 @@ channel initiator, a listener and a SVRCONN defined with runmqsc: ``client_bench
   configuration (IBM's RR-CB: client requesters, bindings responders). As many responders
   as requesters, each a bindings application: IBM's harness runs at least as many
   responders as requesters (200 responder threads for 1 to 200 requesters), so that a
-  request never waits for a free responder; here one a requester keeps that with the
-  fewest processes on two cores. Each requester makes ``--round-trips`` (300; 100 with
+  request seldom waits for a free responder; here one a requester keeps that with the
+  fewest processes on two cores. Each requester makes ``--round-trips`` (200; 100 with
   ``--quick``); the responders end on a datagram each once the requesters are done.
 
 A request/reply result gives round trips a second (over the window from the first
@@ -140,11 +140,12 @@ SCENARIOS: dict[str, tuple[int, dict]] = {
 #: with IBM's harness (mq-cph's Requester and Responder): 2 KB requests, the reply a copy of
 #: the request, the requester's MQGET matching the reply's CorrelId to its request's MsgId
 REQUEST_REPLY_SIZE = 2048
-ROUND_TRIPS = 300  #: each requester's, by default
+ROUND_TRIPS = 200  #: each requester's, by default
 REQUEST_QUEUE, REPLY_QUEUE = client_bench.REQUEST_REPLY_QUEUES
 REPLY_WAIT_MS = 30_000  #: how long a requester waits for its reply (mq-cph's -to 30)
 #: scenario -> its requesters, persistence and connection; as many responders as
-#: requesters (bindings applications), so a request never waits for a free responder
+#: requesters (bindings applications): a request waits for a responder only while one
+#: finishes its last reply
 REQUEST_REPLY: dict[str, dict] = {
     "reqresp_nonpersistent_1": {"requesters": 1},
     "reqresp_nonpersistent_4": {"requesters": 4},
