@@ -64,6 +64,8 @@ CHANNEL = "BENCH.SVRCONN"
 TLS_CHANNEL = "BENCH.TLS.SVRCONN"
 CIPHER = "ECDHE_ECDSA_AES_128_GCM_SHA256"
 CLIENT_COUNTS = (1, 16)
+#: the request queue and the reply queue of deployed_bench's request/reply scenarios
+REQUEST_REPLY_QUEUES = ("BENCH.REQUEST", "BENCH.REPLY")
 SCENARIOS = {"nonpersistent": 2, "persistent_syncpoint": 4}  # MQI calls per round trip
 
 
@@ -228,8 +230,9 @@ def serve_deployed(root: str, standard: bool = False) -> tuple[int, list[int]]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    queues = "".join(f"DEFINE QLOCAL(BENCH.Q.{i}) MAXDEPTH(999999999)\n"
-                     for i in range(max(CLIENT_COUNTS)))
+    queues = "".join(f"DEFINE QLOCAL({name}) MAXDEPTH(999999999)\n"
+                     for name in [f"BENCH.Q.{i}" for i in range(max(CLIENT_COUNTS))]
+                     + list(REQUEST_REPLY_QUEUES))
     _run("runmqsc", QMGR, stdin=f"""
         DEFINE LISTENER(BENCH) TRPTYPE(TCP) PORT({port}) IPADDR('127.0.0.1') CONTROL(QMGR)
         START LISTENER(BENCH)

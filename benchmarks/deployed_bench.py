@@ -1,6 +1,7 @@
 """The deployed path: strmqm's daemon, each application a process of its own; JSON results.
 
-    python -m benchmarks.deployed_bench [--out FILE] [--quick] [--count N] [--scenario NAME]
+    python -m benchmarks.deployed_bench [--out FILE] [--quick] [--count N]
+        [--round-trips N] [--scenario NAME]
 
 As users run it: ``crtmqm`` and ``strmqm`` in a temporary data path (the daemon and its
 channel initiator, a listener and a SVRCONN defined with runmqsc: ``client_bench``'s
@@ -41,9 +42,31 @@ channel initiator, a listener and a SVRCONN defined with runmqsc: ``client_bench
   callbacks) and times MQCTL(MQOP_START) to the N-th callback (the window ends in that
   callback: not the puts before it, nor the MQCTL(MQOP_STOP) after it, which waits for the
   dispatcher's get in progress); ``async_consume_no_read_ahead``: the same with a plain input
-  handle, so a get round trip a callback.
+  handle, so a get round trip a callback;
+- ``reqresp_*``: IBM MQ's requester/responder workload, the one its MQ for xLinux
+  performance reports measure with its mq-cph harness (Requester and Responder): each
+  requester MQPUTs a 2 KB request (MQMT_REQUEST, ReplyToQ BENCH.REPLY) to BENCH.REQUEST and
+  MQGETs its reply from BENCH.REPLY, which all requesters share, by CorrelId (the request's
+  MsgId); each responder MQGETs a request (waiting) and MQPUTs its copy as the reply
+  (CorrelId the request's MsgId): a round trip is two puts and two gets. Persistent: each
+  call in syncpoint, the requester's MQCMIT after its put and after its get, the
+  responder's one MQCMIT after its get and put (three commits a round trip, as mq-cph's
+  ``-tx``); non-persistent: outside syncpoint, no commits. ``reqresp_nonpersistent_1`` and
+  ``_4``, ``reqresp_persistent_1`` and ``_4``: 1 or 4 bindings requesters;
+  ``reqresp_client_nonpersistent_4``: 4 client requesters through the default
+  configuration (IBM's RR-CB: client requesters, bindings responders). As many responders
+  as requesters, each a bindings application: IBM's harness runs at least as many
+  responders as requesters (200 responder threads for 1 to 200 requesters), so that a
+  request seldom waits for a free responder; here one a requester keeps that with the
+  fewest processes on two cores. Each requester makes ``--round-trips`` (200; 100 with
+  ``--quick``); the responders end on a datagram each once the requesters are done.
 
-Each result gives msgs/s (messages, or round trips for ``client_16``, over the window from
+A request/reply result gives round trips a second (over the window from the first
+requester's first call to the last one's last), each requester call's and the whole round
+trip's median, 90th and 99th percentile, and the CPU a round trip of the daemon and the
+channel initiator and of the requesters and the responders (user and system each); a run
+whose replies do not match its round trips fails. Each other result gives msgs/s (messages,
+or round trips for ``client_16``, over the window from
 the first application's first call to the last one's last call), each call's median, 90th and
 99th percentile from the application's side, and the CPU the daemon and the channel
 initiator used a message (and its user and system parts), and the applications' own CPU a
@@ -62,6 +85,7 @@ import importlib.util
 import json
 import os
 import platform
+import resource
 import subprocess
 import sys
 import tempfile
@@ -112,6 +136,25 @@ SCENARIOS: dict[str, tuple[int, dict]] = {
     "async_consume_no_read_ahead": (1, {"role": "callback"}),
 }
 
+#: IBM MQ's requester/responder workload, as its MQ for xLinux performance reports run it
+#: with IBM's harness (mq-cph's Requester and Responder): 2 KB requests, the reply a copy of
+#: the request, the requester's MQGET matching the reply's CorrelId to its request's MsgId
+REQUEST_REPLY_SIZE = 2048
+ROUND_TRIPS = 200  #: each requester's, by default
+REQUEST_QUEUE, REPLY_QUEUE = client_bench.REQUEST_REPLY_QUEUES
+REPLY_WAIT_MS = 30_000  #: how long a requester waits for its reply (mq-cph's -to 30)
+#: scenario -> its requesters, persistence and connection; as many responders as
+#: requesters (bindings applications): a request waits for a responder only while one
+#: finishes its last reply
+REQUEST_REPLY: dict[str, dict] = {
+    "reqresp_nonpersistent_1": {"requesters": 1},
+    "reqresp_nonpersistent_4": {"requesters": 4},
+    "reqresp_persistent_1": {"requesters": 1, "persistent": True},
+    "reqresp_persistent_4": {"requesters": 4, "persistent": True},
+    # IBM's RR-CB shape: client requesters (the default configuration), bindings responders
+    "reqresp_client_nonpersistent_4": {"requesters": 4, "client": True},
+}
+
 
 def features() -> dict[str, bool]:
     """Which of the streaming MQI features this mqpy has built (not merely accepts)."""
@@ -148,17 +191,25 @@ def figures(samples: list[int]) -> dict:
 # -- an application (a process of its own) -------------------------------------------------
 
 
+def _connect(spec: dict):
+    """The application's connection: a client's (``spec["client"]``, through the listener
+    at ``spec["port"]``) or a bindings one."""
+    import mqpy
+
+    if spec.get("client"):
+        return mqpy.connect(client_bench.QMGR, client_bench.CHANNEL,
+                            f"127.0.0.1({spec['port']})")
+    qm = mqpy.QueueManager(None)
+    qm.connect(client_bench.QMGR)
+    return qm
+
+
 def _open(spec: dict):
     """The application's connection and its output and input handles."""
     import mqpy
     from mqpy import CMQC
 
-    if spec.get("client"):
-        qm = mqpy.connect(client_bench.QMGR, client_bench.CHANNEL,
-                          f"127.0.0.1({spec['port']})")
-    else:
-        qm = mqpy.QueueManager(None)
-        qm.connect(client_bench.QMGR)
+    qm = _connect(spec)
     name = spec["queue"]
     out = mqpy.Queue(qm, name, CMQC.MQOO_OUTPUT)
     input_opts = CMQC.MQOO_INPUT_AS_Q_DEF
@@ -304,6 +355,133 @@ def _consume_by_callback(qm, inq, count: int) -> tuple[float, os.times_result]:
     return ended[0], ended[1]
 
 
+def requester(spec: dict, go=None) -> dict:
+    """IBM's requester: ``spec["count"]`` times, MQPUT a 2 KB request (MQMT_REQUEST,
+    ReplyToQ the reply queue; persistent: in syncpoint, then MQCMIT), then MQGET its reply
+    from the shared reply queue by CorrelId (the request's MsgId; waiting up to
+    REPLY_WAIT_MS; persistent: in syncpoint, then MQCMIT). A reply that is not the request's
+    copy ends the run."""
+    import mqpy
+    from mqpy import CMQC
+
+    qm = _connect(spec)
+    requests = mqpy.Queue(qm, REQUEST_QUEUE, CMQC.MQOO_OUTPUT)
+    replies = mqpy.Queue(qm, REPLY_QUEUE, CMQC.MQOO_INPUT_SHARED)
+    count, persistent = spec["count"], spec.get("persistent", False)
+    pmo = mqpy.PMO(Options=CMQC.MQPMO_NEW_MSG_ID | (
+        CMQC.MQPMO_SYNCPOINT if persistent else CMQC.MQPMO_NO_SYNCPOINT))
+    gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT | (
+        CMQC.MQGMO_SYNCPOINT if persistent else CMQC.MQGMO_NO_SYNCPOINT),
+        WaitInterval=REPLY_WAIT_MS, MatchOptions=CMQC.MQMO_MATCH_CORREL_ID)
+    persistence = CMQC.MQPER_PERSISTENT if persistent else CMQC.MQPER_NOT_PERSISTENT
+    data = b"q" * REQUEST_REPLY_SIZE
+    clock = time.perf_counter_ns
+    calls: dict[str, list[int]] = {"round_trip": []}
+
+    def timed(name: str, call, *args) -> object:
+        t = clock()
+        result = call(*args)
+        calls.setdefault(name, []).append(clock() - t)
+        return result
+
+    if go is not None:
+        go()
+    start, cpu = time.time(), _own_cpu()
+    for _ in range(count):
+        began = clock()
+        md = mqpy.MD(MsgType=CMQC.MQMT_REQUEST, Persistence=persistence, ReplyToQ=REPLY_QUEUE)
+        timed("put", requests.put, data, md, pmo)
+        if persistent:
+            timed("put_commit", qm.commit)
+        reply_md = mqpy.MD(CorrelId=md.MsgId)
+        reply = timed("get", replies.get, None, reply_md, gmo)
+        if persistent:
+            timed("get_commit", qm.commit)
+        calls["round_trip"].append(clock() - began)
+        if reply != data or reply_md.CorrelId != md.MsgId:
+            raise RuntimeError("a reply that is not its request's copy")
+    end, cpu1 = time.time(), _own_cpu()
+    requests.close()
+    replies.close()
+    qm.disconnect()
+    return {"start": start, "end": end, "round_trips": count,
+            "cpu_s": [cpu1[0] - cpu[0], cpu1[1] - cpu[1]],
+            **{name: figures(v) for name, v in calls.items()}}
+
+
+def responder(spec: dict, go=None) -> dict:
+    """IBM's responder (a bindings application): MQGET a request from the request queue
+    (waiting without limit), MQPUT its copy as the reply (MQMT_REPLY, CorrelId the
+    request's MsgId, the request's persistence) to its ReplyToQ (each reply queue opened
+    once), and for persistent requests MQCMIT the get and the put together; until a message
+    that is not a request (the run's end)."""
+    import mqpy
+    from mqpy import CMQC
+
+    qm = _connect({})
+    requests = mqpy.Queue(qm, REQUEST_QUEUE, CMQC.MQOO_INPUT_SHARED)
+    syncpoint = spec.get("persistent", False)
+    gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT | (
+        CMQC.MQGMO_SYNCPOINT if syncpoint else CMQC.MQGMO_NO_SYNCPOINT),
+        WaitInterval=CMQC.MQWI_UNLIMITED)
+    pmo = mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT if syncpoint else CMQC.MQPMO_NO_SYNCPOINT)
+    reply_queues: dict = {}
+    replies = 0
+    if go is not None:
+        go()
+    start, cpu = time.time(), _own_cpu()
+    while True:
+        md = mqpy.MD()
+        body = requests.get(None, md, gmo)
+        if md.MsgType != CMQC.MQMT_REQUEST:
+            if syncpoint:
+                qm.commit()
+            break
+        out = reply_queues.get(md.ReplyToQ)
+        if out is None:
+            name = md.ReplyToQ
+            name = (name.decode() if isinstance(name, bytes) else name).rstrip(" \0")
+            out = reply_queues[md.ReplyToQ] = mqpy.Queue(qm, name, CMQC.MQOO_OUTPUT)
+        out.put(body, mqpy.MD(MsgType=CMQC.MQMT_REPLY, CorrelId=md.MsgId,
+                              Persistence=md.Persistence), pmo)
+        if syncpoint:
+            qm.commit()
+        replies += 1
+    end, cpu1 = time.time(), _own_cpu()
+    for out in reply_queues.values():
+        out.close()
+    requests.close()
+    qm.disconnect()
+    return {"start": start, "end": end, "replies": replies,
+            "cpu_s": [cpu1[0] - cpu[0], cpu1[1] - cpu[1]]}
+
+
+def _own_cpu() -> tuple[float, float]:
+    """This process's user and system CPU seconds (getrusage: finer than os.times()'s
+    clock ticks, which a few hundred round trips would round to whole ticks)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime, usage.ru_stime
+
+
+def end_responders(count: int) -> None:
+    """Tell ``count`` responders the run is over: a datagram each on the request queue."""
+    import mqpy
+    from mqpy import CMQC
+
+    qm = _connect({})
+    try:
+        queue = mqpy.Queue(qm, REQUEST_QUEUE, CMQC.MQOO_OUTPUT)
+        pmo = mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+        for _ in range(count):
+            queue.put(b"", mqpy.MD(MsgType=CMQC.MQMT_DATAGRAM), pmo)
+        queue.close()
+    finally:
+        qm.disconnect()
+
+
+ROLES = {"requester": requester, "responder": responder}
+
+
 def _serve_application(spec: dict) -> None:
     """``--app``: tell the parent we are connected, wait for its go, print the figures."""
 
@@ -311,7 +489,7 @@ def _serve_application(spec: dict) -> None:
         print("ready", flush=True)
         sys.stdin.readline()
 
-    print(json.dumps(application(spec, go)), flush=True)
+    print(json.dumps(ROLES.get(spec["role"], application)(spec, go)), flush=True)
 
 
 # -- the run -------------------------------------------------------------------------------
@@ -321,31 +499,14 @@ def run_applications(specs: list[dict], server_pids: list[int]) -> dict:
     """Start one process per spec, wait until all are connected, start them together:
     msgs/s over the window of all their calls, their per call figures (pooled: each
     application's median, then the median of those), the servers' CPU a message."""
-    procs = [subprocess.Popen([sys.executable, "-m", "benchmarks.deployed_bench", "--app",
-                               json.dumps(spec)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True, cwd=REPO)
-             for spec in specs]
+    procs = _start_applications(specs)
     try:
-        for p in procs:
-            if p.stdout.readline().strip() != "ready":
-                raise RuntimeError(f"an application did not connect (exit {p.wait(60)})")
         cpu0 = {pid: client_bench._process_user_sys(pid) for pid in server_pids}
-        for p in procs:
-            p.stdin.write("go\n")
-            p.stdin.flush()
-        results = []
-        for p in procs:
-            line = p.stdout.readline()
-            if p.wait(3600) != 0 or not line:
-                raise RuntimeError(f"an application failed (exit {p.returncode})")
-            results.append(json.loads(line))
-        cpu = {pid: tuple(b - a for a, b in zip(c, client_bench._process_user_sys(pid),
-                                                strict=True)) for pid, c in cpu0.items()}
+        _go(procs)
+        results = [_result(p) for p in procs]
+        cpu = _cpu_since(cpu0)
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
+        _kill_left(procs)
     window = max(r["end"] for r in results) - min(r["start"] for r in results)
     n = sum(r["messages"] for r in results)
     out: dict = {"applications": len(specs), "messages": n, "seconds": round(window, 3),
@@ -354,11 +515,7 @@ def run_applications(specs: list[dict], server_pids: list[int]) -> dict:
         each = [r[call] for r in results if call in r]
         if each:
             out[call] = {k: sorted(e[k] for e in each)[len(each) // 2] for k in each[0]}
-    by_role: dict[str, list[float]] = {}
-    for pid, (user, system) in cpu.items():
-        role = by_role.setdefault(client_bench._process_role(pid), [0.0, 0.0])
-        role[0] += user
-        role[1] += system
+    by_role = _by_role(cpu)
     out["server_cpu_us_per_msg"] = {role: round(sum(us) / n * 1e6, 1)
                                     for role, us in sorted(by_role.items())}
     # the same as [user, system]: the system part is mostly the sockets' calls
@@ -367,6 +524,110 @@ def run_applications(specs: list[dict], server_pids: list[int]) -> dict:
         for role, (u, s) in sorted(by_role.items())}
     out["application_cpu_us_per_msg_user_system"] = [
         round(sum(r["cpu_s"][i] for r in results) / n * 1e6, 1) for i in (0, 1)]
+    return out
+
+
+def _start_applications(specs: list[dict], module: str = "benchmarks.deployed_bench"
+                        ) -> list[subprocess.Popen]:
+    """One process per spec (``python -m module --app SPEC``), returned once each said it
+    is connected."""
+    procs = [subprocess.Popen([sys.executable, "-m", module, "--app",
+                               json.dumps(spec)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, cwd=REPO)
+             for spec in specs]
+    try:
+        for p in procs:
+            if p.stdout.readline().strip() != "ready":
+                raise RuntimeError(f"an application did not connect (exit {p.wait(60)})")
+    except BaseException:
+        _kill_left(procs)
+        raise
+    return procs
+
+
+def _go(procs: list[subprocess.Popen]) -> None:
+    for p in procs:
+        p.stdin.write("go\n")
+        p.stdin.flush()
+
+
+def _result(p: subprocess.Popen) -> dict:
+    """An application's figures, once it has ended well."""
+    line = p.stdout.readline()
+    if p.wait(3600) != 0 or not line:
+        raise RuntimeError(f"an application failed (exit {p.returncode})")
+    return json.loads(line)
+
+
+def _kill_left(procs: list[subprocess.Popen]) -> None:
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def _cpu_since(cpu0: dict[int, tuple[float, float]]) -> dict[int, tuple[float, ...]]:
+    """Each server process's user and system CPU seconds since ``cpu0``."""
+    return {pid: tuple(b - a for a, b in zip(c, client_bench._process_user_sys(pid),
+                                             strict=True)) for pid, c in cpu0.items()}
+
+
+def _by_role(cpu: dict[int, tuple[float, ...]]) -> dict[str, list[float]]:
+    """The servers' [user, system] CPU seconds summed by role (qmgr, chinit)."""
+    by_role: dict[str, list[float]] = {}
+    for pid, (user, system) in cpu.items():
+        role = by_role.setdefault(client_bench._process_role(pid), [0.0, 0.0])
+        role[0] += user
+        role[1] += system
+    return by_role
+
+
+def run_request_reply(name: str, qmgr: DeployedQueueManager, round_trips: int) -> dict:
+    """One scenario of REQUEST_REPLY: its responders and requesters, each a process of its
+    own, started together; each requester makes ``round_trips``. Round trips a second over
+    the window from the first requester's first call to the last one's last; the servers'
+    and the applications' CPU a round trip (the responders ended by end_responders after the
+    requesters, the servers' CPU counted until then)."""
+    shape = REQUEST_REPLY[name]
+    requesters = responders = shape["requesters"]
+    persistent = shape.get("persistent", False)
+    specs = [{"role": "responder", "persistent": persistent}] * responders + [
+        {"role": "requester", "persistent": persistent, "client": shape.get("client", False),
+         "port": qmgr.port, "count": round_trips}] * requesters
+    procs = _start_applications(specs)
+    try:
+        cpu0 = {pid: client_bench._process_user_sys(pid) for pid in qmgr.pids}
+        _go(procs)
+        asked = [_result(p) for p in procs[responders:]]
+        end_responders(responders)
+        answered = [_result(p) for p in procs[:responders]]
+        cpu = _cpu_since(cpu0)
+    finally:
+        _kill_left(procs)
+    trips = sum(r["round_trips"] for r in asked)
+    replies = sum(r["replies"] for r in answered)
+    if replies != trips:
+        raise RuntimeError(f"{trips} round trips but {replies} replies")
+    window = max(r["end"] for r in asked) - min(r["start"] for r in asked)
+    out: dict = {"scenario": name, "message_bytes": REQUEST_REPLY_SIZE,
+                 "requesters": requesters, "responders": responders,
+                 "requester_connection": "client" if shape.get("client") else "bindings",
+                 "persistent": persistent, "round_trips": trips, "replies": replies,
+                 "seconds": round(window, 3),
+                 "round_trips_per_s": round(trips / window, 1) if window else None}
+    for call in ("round_trip", "put", "put_commit", "get", "get_commit"):
+        each = [r[call] for r in asked if call in r]
+        if each:  # the requesters' medians, their median
+            out[call] = {k: sorted(e[k] for e in each)[len(each) // 2] for k in each[0]}
+    by_role = _by_role(cpu)
+    out["server_cpu_us_per_round_trip"] = {role: round(sum(us) / trips * 1e6, 1)
+                                           for role, us in sorted(by_role.items())}
+    out["server_cpu_us_per_round_trip_user_system"] = {
+        role: [round(u / trips * 1e6, 1), round(s / trips * 1e6, 1)]
+        for role, (u, s) in sorted(by_role.items())}
+    out["application_cpu_us_per_round_trip_user_system"] = {
+        role: [round(sum(r["cpu_s"][i] for r in results) / trips * 1e6, 1) for i in (0, 1)]
+        for role, results in (("requesters", asked), ("responders", answered))}
     return out
 
 
@@ -413,7 +674,8 @@ def run_scenario(name: str, qmgr: DeployedQueueManager, count: int,
     return result
 
 
-def run(count: int, scenarios: list[str], standard: bool = False) -> dict:
+def run(count: int, scenarios: list[str], standard: bool = False,
+        round_trips: int = ROUND_TRIPS) -> dict:
     built = features()
     with DeployedQueueManager(standard) as qmgr:
         floors = {"fdatasync_us": bindings_bench.fdatasync_us(qmgr.root, max(200, count // 4)),
@@ -421,7 +683,8 @@ def run(count: int, scenarios: list[str], standard: bool = False) -> dict:
                       max(200, count), bindings_bench._echo_blocking)}
         results = []
         for name in scenarios:
-            res = run_scenario(name, qmgr, count, built)
+            res = (run_request_reply(name, qmgr, round_trips) if name in REQUEST_REPLY
+                   else run_scenario(name, qmgr, count, built))
             print(json.dumps(res), file=sys.stderr, flush=True)
             results.append(res)
         floors["fdatasync_after_us"] = bindings_bench.fdatasync_us(qmgr.root,
@@ -441,7 +704,10 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=2000,
                     help="messages of a one-application scenario (shared by the "
                          "applications of the others)")
-    ap.add_argument("--scenario", action="append", choices=list(SCENARIOS),
+    ap.add_argument("--round-trips", type=int, default=ROUND_TRIPS,
+                    help="round trips of each requester of the request/reply scenarios")
+    ap.add_argument("--scenario", action="append",
+                    choices=list(SCENARIOS) + list(REQUEST_REPLY),
                     help="run only this scenario (repeatable; default all)")
     ap.add_argument("--standard", action="store_true",
                     help="qm.ini MQIBindType=STANDARD (the channel initiator relays each "
@@ -452,12 +718,14 @@ def main() -> None:
         _serve_application(json.loads(args.app))
         return
     count = 300 if args.quick else args.count
+    round_trips = 100 if args.quick else args.round_trips
     doc = {"benchmark": "deployed_bench", "python": platform.python_version(),
            "machine": platform.machine(), "cpus": os.cpu_count(),
            "load_average": os.getloadavg(),
            "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
            "commit": bindings_bench._commit(), "spinning": bindings_bench.spinning(),
-           "results": run(count, args.scenario or list(SCENARIOS), args.standard)}
+           "results": run(count, args.scenario or [*SCENARIOS, *REQUEST_REPLY],
+                          args.standard, round_trips)}
     bindings_bench.emit(doc, args.out)
 
 
