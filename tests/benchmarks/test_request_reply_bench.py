@@ -69,6 +69,7 @@ def test_each_request_reply_scenario_runs_on_the_deployed_path(tmp_path):
                    result["server_cpu_us_per_round_trip_user_system"].values())
 
 
+@pytest.mark.soak  # (a RabbitMQ node of its own: under `make soak`, beside `make bench`)
 @pytest.mark.skipif(not os.path.exists(vs_rabbitmq.RABBITMQ_SERVER)
                     or shutil.which("epmd") is None,
                     reason="Debian's rabbitmq-server is not installed")
