@@ -180,7 +180,7 @@ class InitiationQueue:
         """STOP CHANNEL (FASTPATH: the client host's SVRCONN instances too)."""
         err = self.stop_channel(name, req.get("mode", "QUIESCE"), req.get("status", "STOPPED"),
                                 req.get("qmname", ""), req.get("conname", ""),
-                                req.get("chltype", ""))
+                                req.get("chltype", ""), req.get("ignstate", "YES") != "NO")
         if err is None and req.get("chltype") == "SVRCONN":
             await self._ask_client_host(req)
         # the runmqlsr processes' instances too (``lsrcontrol``)

@@ -81,11 +81,14 @@ class ChannelControl:
         return None
 
     def stop_channel(self, name: str, mode: str = "QUIESCE", status: str = "STOPPED",
-                     qmname: str = "", conname: str = "", chltype: str = "") -> str | None:
+                     qmname: str = "", conname: str = "", chltype: str = "",
+                     ignstate: bool = True) -> str | None:
         """STOP CHANNEL MODE(QUIESCE|FORCE|TERMINATE) STATUS(STOPPED|INACTIVE) [QMNAME()]
-        [CONNAME()]: QMNAME and CONNAME pick instances of a receiver (seed 000 §2), CONNAME
-        those of a SVRCONN (``svrconn.stop_instances``; FASTPATH: the client host's too,
-        :meth:`_command`)."""
+        [CONNAME()]: QMNAME and CONNAME pick instances of a receiver (seed 000 §2), or the
+        instance a sender or requester runs, CONNAME those of a SVRCONN
+        (``svrconn.stop_instances``; FASTPATH: the client host's too, :meth:`_command`).
+        ``ignstate`` False (IBM's IGNSTATE(NO), the MQSC default): a channel already
+        STOPPED, or not running when STATUS(INACTIVE) is asked, is refused with AMQ9533E."""
         if chltype == "SVRCONN":
             svrconn.stop_instances(self, name, mode, conname)
             if conname:
@@ -93,19 +96,26 @@ class ChannelControl:
         instances = [(key, scope) for key, (scope, peer) in self.receivers.items()
                      if key[0] == name and qmname in ("", key[1])
                      and conname in ("", peer.rsplit(":", 1)[0])]
-        if instances or qmname or conname:
-            if not instances:
+        picked = bool(qmname or conname)
+        # the instance this queue manager started (a sender's, a requester's) is picked by
+        # its partner and address too, as DISPLAY CHSTATUS shows them
+        calling = picked and self._calling_instance_named(name, qmname, conname)
+        if instances or picked:
+            if not instances and not calling:
                 return f"AMQ9533E: Channel '{name}' is not currently active."
             for key, scope in instances:
                 st = self.statuses.get(key)
                 if st is not None:
                     st.stop_requested = status
                 scope.cancel()
-            if qmname or conname or status != "STOPPED":
+            if not calling and (picked or status != "STOPPED"):
                 return None  # the instances end; the channel itself is not marked STOPPED
         st = self.statuses.get(name)
         if st is None or st.state in (ChannelState.INACTIVE, ChannelState.STOPPED) \
                 and name not in self.running:  # (a start not yet under way is running)
+            if not ignstate and (status != "STOPPED" or st is not None
+                                 and st.state is ChannelState.STOPPED):
+                return f"AMQ9533E: Channel '{name}' is not currently active."
             if status == "STOPPED":
                 st = self.statuses.setdefault(name, ChannelStatus(name, chltype or "SDR"))
                 if st.state is not ChannelState.STOPPED:
@@ -127,6 +137,17 @@ class ChannelControl:
             if scope is not None:
                 scope.cancel()
         return None
+
+    def _calling_instance_named(self, name: str, qmname: str, conname: str) -> bool:
+        """Whether channel ``name`` runs an instance it started whose partner queue
+        manager is ``qmname`` and whose address is ``conname`` (each blank: any)."""
+        st = self.statuses.get(name)
+        if name not in self.running or st is None \
+                or st.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
+            return False
+        address = st.conname.strip()
+        return qmname in ("", st.rqmname.strip()) and \
+            conname in ("", address, address.split("(", 1)[0])
 
     def _enable_xmitq(self, definition: dict[str, object], enable: bool) -> None:
         """An error stop sets the xmitq GET(DISABLED) and its triggering off; START CHANNEL
