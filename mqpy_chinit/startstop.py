@@ -15,6 +15,11 @@ from mqpy_chinit import svrconn
 from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
 
 
+#: a sending channel's states before its first batch: a quiesced stop has no batch to let
+#: finish, and ends the start at once (it would otherwise wait out the negotiation)
+_NEGOTIATING = frozenset({ChannelState.STARTING, ChannelState.BINDING})
+
+
 class ChannelControl:
     """START CHANNEL, STOP CHANNEL."""
 
@@ -130,7 +135,7 @@ class ChannelControl:
         retry = self.retrying.get(name)
         if mode == "QUIESCE" and retry is not None:  # RETRYING: stopped at once (IBM)
             retry.woken.set()
-        elif mode == "QUIESCE" and sender is not None:
+        elif mode == "QUIESCE" and sender is not None and st.state not in _NEGOTIATING:
             sender.stop_requested.set()
         else:
             scope = self.running.get(name)

@@ -7,6 +7,8 @@ already stopped"), IBM's IGNSTATE(NO)."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 import trio
 
@@ -123,3 +125,65 @@ async def test_a_sender_refused_by_a_stopped_receiver_logs_amq9558e(qm1, qm2):
         ended = [m for m, _ in qm1.log if m.startswith("AMQ9") and m.endswith("E")]
         finish(nursery)
     assert "AMQ9558E" in ended, ended
+
+
+async def _silent_partner(nursery) -> int:
+    """A port whose listener accepts a connection and never answers: a sender that calls it
+    stays BINDING (its initial data unanswered)."""
+    async def handler(stream):
+        await trio.sleep_forever()
+    listeners = await nursery.start(functools.partial(trio.serve_tcp, handler, 0,
+                                                      host="127.0.0.1"))
+    return listeners[0].socket.getsockname()[1]
+
+
+async def test_stop_channel_of_a_binding_sender_stops_it_at_once(qm1, qm2):
+    """Given sender QM1.TO.QM2 BINDING (its partner accepted the connection and never
+    answers), when the operator issues STOP CHANNEL (MODE(QUIESCE), the default), then it
+    is STOPPED at once, without waiting out the negotiation, and DISPLAY CHSTATUS shows
+    STATUS(STOPPED)."""
+    async with trio.open_nursery() as nursery:
+        port = await _silent_partner(nursery)
+        define_pair(qm1, qm2, port, HBINT=0)
+        r1 = await start_chinit(nursery, qm1)
+        assert r1.chinit.start_channel(CHANNEL) is None
+        await wait_until(lambda: r1.chinit.status_of(CHANNEL).state is ChannelState.BINDING)
+        assert (await mqsc(qm1, f"STOP CHANNEL({CHANNEL})")).ok
+        with trio.fail_after(5):
+            await wait_until(lambda: CHANNEL not in r1.chinit.running)
+        assert r1.chinit.status_of(CHANNEL).state is ChannelState.STOPPED
+        shown = " ".join((await mqsc(qm1, f"DISPLAY CHSTATUS({CHANNEL})")).lines)
+        assert "STATUS(STOPPED)" in shown, shown
+        finish(nursery)
+
+
+async def test_discint_altered_while_running_takes_effect_at_the_next_start(qm1, qm2):
+    """Given sender QM1.TO.QM2 RUNNING with DISCINT(0), when the operator alters it to
+    DISCINT(1) while it runs, then it goes on running idle past a second; after STOP and
+    START CHANNEL it ends INACTIVE after a second of idling."""
+    async with trio.open_nursery() as nursery:
+        r2 = await start_chinit(nursery, qm2, listen=True)
+        define_pair(qm1, qm2, r2.port, HBINT=0, DISCINT=0)
+        r1 = await start_chinit(nursery, qm1)
+        await trio.to_thread.run_sync(qm1.put, "TARGET", b"a", "QM2")
+        assert r1.chinit.start_channel(CHANNEL) is None
+        await wait_until(lambda: qm2.committed("TARGET") == 1)
+        assert (await mqsc(qm1, f"ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) DISCINT(1)")).ok
+        await trio.sleep(2.5)
+        assert r1.chinit.status_of(CHANNEL).state is ChannelState.RUNNING
+        assert (await mqsc(qm1, f"STOP CHANNEL({CHANNEL})")).ok
+        await wait_until(lambda: CHANNEL not in r1.chinit.running)
+        assert (await mqsc(qm1, f"START CHANNEL({CHANNEL})")).ok
+        await wait_until(lambda: r1.chinit.status_of(CHANNEL).state is ChannelState.RUNNING)
+        with trio.fail_after(6):
+            await wait_until(lambda: CHANNEL not in r1.chinit.running)
+        assert r1.chinit.status_of(CHANNEL).state is ChannelState.INACTIVE
+        finish(nursery)
+
+
+async def test_ping_channel_of_a_receiver_is_refused_as_the_wrong_type(qm1, qm2):
+    """Given receiver QM1.TO.QM2 at QM2, when the operator issues PING CHANNEL there, then
+    it is refused with AMQ9502E (MQRCCF_CHANNEL_TYPE_ERROR): PING is a sending channel's."""
+    qm2.define("CHANNEL", CHANNEL, CHLTYPE="RCVR")
+    result = await mqsc(qm2, f"PING CHANNEL({CHANNEL})")
+    assert not result.ok and result.reason == CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR, result
