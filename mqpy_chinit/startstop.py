@@ -1,5 +1,6 @@
 """START CHANNEL and STOP CHANNEL in the channel initiator: which instances a command names
-(a receiver's by QMNAME or CONNAME, a SVRCONN's by CONNAME), the STOPPED state they leave,
+(a receiver's, or a sender's or requester's, by QMNAME or CONNAME, a SVRCONN's by CONNAME),
+the STOPPED state they leave,
 and the transmission queue an error stop disabled and START CHANNEL enables again.
 
 A part of :class:`~mqpy_chinit.chinit.ChannelInitiator`, which holds the state it uses.
@@ -13,7 +14,6 @@ import mqpy
 from mqpy.fap import channeldefs as D
 from mqpy_chinit import svrconn
 from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
-
 
 #: a sending channel's states before its first batch: a quiesced stop has no batch to let
 #: finish, and ends the start at once (it would otherwise wait out the negotiation)
