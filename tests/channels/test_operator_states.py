@@ -187,3 +187,27 @@ async def test_ping_channel_of_a_receiver_is_refused_as_the_wrong_type(qm1, qm2)
     qm2.define("CHANNEL", CHANNEL, CHLTYPE="RCVR")
     result = await mqsc(qm2, f"PING CHANNEL({CHANNEL})")
     assert not result.ok and result.reason == CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR, result
+
+
+
+@pytest.mark.xfail(strict=True, reason="a receiving instance is cancelled by any STOP "
+                   "CHANNEL: IBM's MODE(QUIESCE) leaves an idle receiver until its next "
+                   "batch or heartbeat, which mqpy_chinit/receiver_mca.py (not this work's "
+                   "file) would have to watch for")
+async def test_stop_quiesce_leaves_an_idle_receiver_until_its_next_batch(qm1, qm2):
+    """Given channel QM1.TO.QM2 RUNNING and idle (no heartbeats), when the operator issues
+    STOP CHANNEL (MODE(QUIESCE)) at the receiver QM2, then the receiving instance is not
+    ended at once (IBM: "If the channel is idle this command does not terminate a
+    receiving channel"; it stops at the next batch or heartbeat)."""
+    async with trio.open_nursery() as nursery:
+        r2 = await start_chinit(nursery, qm2, listen=True)
+        define_pair(qm1, qm2, r2.port, HBINT=0, DISCINT=0)
+        r1 = await start_chinit(nursery, qm1)
+        await trio.to_thread.run_sync(qm1.put, "TARGET", b"a", "QM2")
+        assert r1.chinit.start_channel(CHANNEL) is None
+        await wait_until(lambda: qm2.committed("TARGET") == 1 and r2.chinit.receivers)
+        assert (await mqsc(qm2, f"STOP CHANNEL({CHANNEL})")).ok
+        await trio.sleep(1.0)
+        still = bool(r2.chinit.receivers)
+        finish(nursery)
+    assert still
