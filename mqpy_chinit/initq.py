@@ -171,7 +171,8 @@ class InitiationQueue:
 
     async def _start(self, req: dict[str, Any], name: str) -> Reply:
         """START CHANNEL (a STOPPED mark a runmqlsr keeps is enabled too)."""
-        err = self.start_channel(name, req.get("definition"), operator=True)
+        err = self.start_channel(name, req.get("definition"), operator=True,
+                                 ignstate=req.get("ignstate", "YES") != "NO")
         if err is None:
             await self._ask_listeners({"command": "START", "channel": name})
         return _answer(err)

@@ -24,8 +24,10 @@ class ChannelControl:
     """START CHANNEL, STOP CHANNEL."""
 
     def start_channel(self, name: str, definition: dict[str, object] | None = None, *,
-                      operator: bool = False) -> str | None:
+                      operator: bool = False, ignstate: bool = True) -> str | None:
         """START CHANNEL: None if started (or already running), else the error message.
+        ``ignstate`` False (IBM's IGNSTATE(NO), the MQSC default): a channel already running
+        (past RETRYING, and not being stopped) is refused with AMQ9514E.
 
         ``definition`` comes with the request when the caller has it (the command server
         does): asking the command server for it while it waits for us would deadlock.
@@ -64,6 +66,8 @@ class ChannelControl:
             if operator and status is not None and status.stop_requested:
                 # a STOP CHANNEL is ending this instance: start again once it has ended
                 self.start_after_stop[name] = definition
+            elif not ignstate:
+                return f"AMQ9514E: Channel '{name}' is in use."
             return None
         if self._instances() >= self.max_channels:
             return f"AMQ9513E: Maximum number of channels reached ({self.max_channels})."

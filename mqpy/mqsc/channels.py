@@ -72,8 +72,10 @@ def _refused_by_chinit(reply: dict, reason: int) -> None:
 
 def _start(proc: MQSCProcessor, cmd: MQSCCommand) -> list[str]:
     definition = dict(proc.engine.lookup("CHANNEL", cmd.name).attributes)
-    reply = proc.chinit({"command": "START", "channel": cmd.name, "definition": definition})
-    _refused_by_chinit(reply, CMQCFC.MQRCCF_CHANNEL_NOT_ACTIVE)
+    # IGNSTATE(NO), IBM's default: starting a channel that is already running fails
+    reply = proc.chinit({"command": "START", "channel": cmd.name, "definition": definition,
+                         "ignstate": str(cmd.params.get("IGNSTATE", "NO"))})
+    _refused_by_chinit(reply, int(reply.get("reason") or CMQCFC.MQRCCF_CHANNEL_NOT_ACTIVE))
     return [message("AMQ8018I", cmd.name)]
 
 

@@ -136,3 +136,19 @@ async def test_stop_channel_conname_of_a_running_sender_ends_it_inactive(two_qmg
         assert result.ok, result
         await wait_until(lambda: CHANNEL not in pair.c1.running, 10)
         assert pair.c1.status_of(CHANNEL).state is ChannelState.INACTIVE
+
+
+async def test_start_channel_of_a_running_sender_is_refused_as_in_use(two_qmgrs):
+    """Given sender QM1.TO.QM2 RUNNING, when the operator issues START CHANNEL through
+    MQSC, then it fails with AMQ9514E (MQRCCF_CHANNEL_IN_USE: IBM's IGNSTATE(NO), the
+    default) and the same instance goes on running: no second start reaches QM2."""
+    qm1, qm2 = two_qmgrs
+    async with running_pair(qm1, qm2, [b"a"], HBINT=0, DISCINT=0) as pair:
+        await _running(pair, qm2, 1)
+        starts = [m for m, _ in qm2.log if m == "AMQ9002I"]
+        result = await mqsc(qm1, f"START CHANNEL({CHANNEL})")
+        assert not result.ok and result.reason == IN_USE, result
+        assert any("AMQ9514E" in line for line in result.lines), result.lines
+        await trio.sleep(0.3)
+        assert pair.c1.status_of(CHANNEL).state is ChannelState.RUNNING
+        assert [m for m, _ in qm2.log if m == "AMQ9002I"] == starts

@@ -1,5 +1,5 @@
 """The operator's channel commands through runmqsc against two queue managers started by
-strmqm (each with its channel initiator), as IBM MQ answers them: RESET CHANNEL and RESOLVE
+strmqm (each with its channel initiator), as IBM MQ answers them: START, RESET and RESOLVE
 CHANNEL of a running channel are refused (AMQ9514E), STOP CHANNEL QMNAME ends a sender's
 instance INACTIVE, and STOP CHANNEL of a channel already STOPPED answers AMQ9533E."""
 
@@ -56,12 +56,13 @@ def _running_channel(site) -> None:
 
 def test_operator_commands_of_a_running_channel_between_two_daemons(site):
     """Given SDR QM1.TO.QM2 RUNNING between two daemons, when the operator issues through
-    runmqsc RESET CHANNEL and RESOLVE CHANNEL at QM1 and RESET CHANNEL at QM2, then each
+    runmqsc START, RESET and RESOLVE CHANNEL at QM1 and RESET CHANNEL at QM2, then each
     answers AMQ9514E (runmqsc's exit code 10) and the channel runs on; when STOP CHANNEL
     QMNAME(QM2) is issued, then the channel ends INACTIVE (not STOPPED); STOP CHANNEL makes
     it STOPPED (AMQ8019I) and a second STOP CHANNEL answers AMQ9533E."""
     _running_channel(site)
-    for qmgr, command in (("QM1", f"RESET CHANNEL({CHANNEL}) SEQNUM(7)"),
+    for qmgr, command in (("QM1", f"START CHANNEL({CHANNEL})"),
+                          ("QM1", f"RESET CHANNEL({CHANNEL}) SEQNUM(7)"),
                           ("QM1", f"RESOLVE CHANNEL({CHANNEL}) ACTION(COMMIT)"),
                           ("QM2", f"RESET CHANNEL({CHANNEL})")):
         out = mqsc_here(site, qmgr, command + "\n")
