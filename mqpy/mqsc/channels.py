@@ -23,6 +23,8 @@ __all__ = ["COMMANDS", "channel_status_rows"]
 #: channel types PING CHANNEL can test (IBM: sender, server, cluster-sender)
 _PING_TYPES = ("SDR", "SVR", "CLUSSDR")
 _SENDING_TYPES = ("SDR", "SVR", "CLUSSDR")
+#: MQI channels: no sequence numbers to RESET
+_MQI_TYPES = ("SVRCONN", "CLNTCONN")
 #: channel statuses of an MCA at work: RESET and RESOLVE CHANNEL are refused while one is
 #: (IBM: "the channel must be inactive"); RETRYING, STOPPED and INACTIVE run no MCA
 _IN_USE = frozenset({"STARTING", "BINDING", "INITIALIZING", "RUNNING", "STOPPING",
@@ -43,6 +45,8 @@ def channel_command(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> li
     if verb == "RESOLVE":
         return _resolve(proc, name, str(params.get("ACTION", "")))
     if verb == "RESET":
+        if proc.engine.lookup("CHANNEL", name).attributes.get("CHLTYPE") in _MQI_TYPES:
+            raise CommandFailed.of(CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR, "AMQ9502E")
         _refuse_in_use(proc, name)
         return _reset(proc, name, int(params.get("SEQNUM", 1)))  # type: ignore[call-overload]
     handler = {"START": _start, "STOP": _stop, "PING": _ping}.get(verb)

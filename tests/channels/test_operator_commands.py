@@ -152,3 +152,22 @@ async def test_start_channel_of_a_running_sender_is_refused_as_in_use(two_qmgrs)
         await trio.sleep(0.3)
         assert pair.c1.status_of(CHANNEL).state is ChannelState.RUNNING
         assert [m for m, _ in qm2.log if m == "AMQ9002I"] == starts
+
+
+async def test_reset_channel_of_an_mqi_channel_is_refused_as_the_wrong_type(two_qmgrs):
+    """Given a SVRCONN and a CLNTCONN channel at QM1, when the operator issues RESET CHANNEL
+    for either, then it is refused as IBM refuses it (any type but SVRCONN and CLNTCONN):
+    AMQ9502E, MQRCCF_CHANNEL_TYPE_ERROR, and no sync record is written."""
+    qm1, _ = two_qmgrs
+    qm1.define("CHANNEL", "APP.SVRCONN", CHLTYPE="SVRCONN")
+    qm1.define("CHANNEL", "APP.CLNTCONN", CHLTYPE="CLNTCONN", CONNAME="127.0.0.1(1414)",
+               QMNAME="QM1")
+    for name in ("APP.SVRCONN", "APP.CLNTCONN"):
+        result = await mqsc(qm1, f"RESET CHANNEL({name})")
+        assert not result.ok and result.reason == CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR, result
+        assert any("AMQ9502E" in line for line in result.lines), result.lines
+    conn = qm1.connect()
+    try:
+        assert [r for r in syncrecord.read_all(conn) if r.channel.startswith("APP.")] == []
+    finally:
+        conn.disconnect()
