@@ -96,8 +96,9 @@ class ChannelControl:
         [CONNAME()]: QMNAME and CONNAME pick instances of a receiver (seed 000 §2), or the
         instance a sender or requester runs, CONNAME those of a SVRCONN
         (``svrconn.stop_instances``; FASTPATH: the client host's too, :meth:`_command`).
-        ``ignstate`` False (IBM's IGNSTATE(NO), the MQSC default): a channel already
-        STOPPED, or not running when STATUS(INACTIVE) is asked, is refused with AMQ9533E."""
+        ``ignstate`` False (IBM's IGNSTATE(NO), the MQSC default): a message channel
+        already STOPPED, or not running when STATUS(INACTIVE) is asked, is refused with
+        AMQ9533E."""
         if chltype == "SVRCONN":
             svrconn.stop_instances(self, name, mode, conname)
             if conname:
@@ -122,8 +123,11 @@ class ChannelControl:
         st = self.statuses.get(name)
         if st is None or st.state in (ChannelState.INACTIVE, ChannelState.STOPPED) \
                 and name not in self.running:  # (a start not yet under way is running)
-            if not ignstate and (status != "STOPPED" or st is not None
-                                 and st.state is ChannelState.STOPPED):
+            # (a SVRCONN's instances may be the client host's or a runmqlsr's, which this
+            # status does not show: they answer for themselves)
+            if not ignstate and chltype != "SVRCONN" and (
+                    status != "STOPPED" or st is not None
+                    and st.state is ChannelState.STOPPED):
                 return f"AMQ9533E: Channel '{name}' is not currently active."
             if status == "STOPPED":
                 st = self.statuses.setdefault(name, ChannelStatus(name, chltype or "SDR"))
