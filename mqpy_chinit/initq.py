@@ -171,7 +171,8 @@ class InitiationQueue:
 
     async def _start(self, req: dict[str, Any], name: str) -> Reply:
         """START CHANNEL (a STOPPED mark a runmqlsr keeps is enabled too)."""
-        err = self.start_channel(name, req.get("definition"), operator=True)
+        err = self.start_channel(name, req.get("definition"), operator=True,
+                                 ignstate=req.get("ignstate", "YES") != "NO")
         if err is None:
             await self._ask_listeners({"command": "START", "channel": name})
         return _answer(err)
@@ -180,7 +181,7 @@ class InitiationQueue:
         """STOP CHANNEL (FASTPATH: the client host's SVRCONN instances too)."""
         err = self.stop_channel(name, req.get("mode", "QUIESCE"), req.get("status", "STOPPED"),
                                 req.get("qmname", ""), req.get("conname", ""),
-                                req.get("chltype", ""))
+                                req.get("chltype", ""), req.get("ignstate", "YES") != "NO")
         if err is None and req.get("chltype") == "SVRCONN":
             await self._ask_client_host(req)
         # the runmqlsr processes' instances too (``lsrcontrol``)

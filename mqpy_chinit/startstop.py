@@ -1,5 +1,6 @@
 """START CHANNEL and STOP CHANNEL in the channel initiator: which instances a command names
-(a receiver's by QMNAME or CONNAME, a SVRCONN's by CONNAME), the STOPPED state they leave,
+(a receiver's, or a sender's or requester's, by QMNAME or CONNAME, a SVRCONN's by CONNAME),
+the STOPPED state they leave,
 and the transmission queue an error stop disabled and START CHANNEL enables again.
 
 A part of :class:`~mqpy_chinit.chinit.ChannelInitiator`, which holds the state it uses.
@@ -14,13 +15,19 @@ from mqpy.fap import channeldefs as D
 from mqpy_chinit import svrconn
 from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
 
+#: a sending channel's states before its first batch: a quiesced stop has no batch to let
+#: finish, and ends the start at once (it would otherwise wait out the negotiation)
+_NEGOTIATING = frozenset({ChannelState.STARTING, ChannelState.BINDING})
+
 
 class ChannelControl:
     """START CHANNEL, STOP CHANNEL."""
 
     def start_channel(self, name: str, definition: dict[str, object] | None = None, *,
-                      operator: bool = False) -> str | None:
+                      operator: bool = False, ignstate: bool = True) -> str | None:
         """START CHANNEL: None if started (or already running), else the error message.
+        ``ignstate`` False (IBM's IGNSTATE(NO), the MQSC default): a channel already running
+        (past RETRYING, and not being stopped) is refused with AMQ9514E.
 
         ``definition`` comes with the request when the caller has it (the command server
         does): asking the command server for it while it waits for us would deadlock.
@@ -59,6 +66,8 @@ class ChannelControl:
             if operator and status is not None and status.stop_requested:
                 # a STOP CHANNEL is ending this instance: start again once it has ended
                 self.start_after_stop[name] = definition
+            elif not ignstate:
+                return f"AMQ9514E: Channel '{name}' is in use."
             return None
         if self._instances() >= self.max_channels:
             return f"AMQ9513E: Maximum number of channels reached ({self.max_channels})."
@@ -81,11 +90,15 @@ class ChannelControl:
         return None
 
     def stop_channel(self, name: str, mode: str = "QUIESCE", status: str = "STOPPED",
-                     qmname: str = "", conname: str = "", chltype: str = "") -> str | None:
+                     qmname: str = "", conname: str = "", chltype: str = "",
+                     ignstate: bool = True) -> str | None:
         """STOP CHANNEL MODE(QUIESCE|FORCE|TERMINATE) STATUS(STOPPED|INACTIVE) [QMNAME()]
-        [CONNAME()]: QMNAME and CONNAME pick instances of a receiver (seed 000 §2), CONNAME
-        those of a SVRCONN (``svrconn.stop_instances``; FASTPATH: the client host's too,
-        :meth:`_command`)."""
+        [CONNAME()]: QMNAME and CONNAME pick instances of a receiver (seed 000 §2), or the
+        instance a sender or requester runs, CONNAME those of a SVRCONN
+        (``svrconn.stop_instances``; FASTPATH: the client host's too, :meth:`_command`).
+        ``ignstate`` False (IBM's IGNSTATE(NO), the MQSC default): a message channel
+        already STOPPED, or not running when STATUS(INACTIVE) is asked, is refused with
+        AMQ9533E."""
         if chltype == "SVRCONN":
             svrconn.stop_instances(self, name, mode, conname)
             if conname:
@@ -93,19 +106,29 @@ class ChannelControl:
         instances = [(key, scope) for key, (scope, peer) in self.receivers.items()
                      if key[0] == name and qmname in ("", key[1])
                      and conname in ("", peer.rsplit(":", 1)[0])]
-        if instances or qmname or conname:
-            if not instances:
+        picked = bool(qmname or conname)
+        # the instance this queue manager started (a sender's, a requester's) is picked by
+        # its partner and address too, as DISPLAY CHSTATUS shows them
+        calling = picked and self._calling_instance_named(name, qmname, conname)
+        if instances or picked:
+            if not instances and not calling:
                 return f"AMQ9533E: Channel '{name}' is not currently active."
             for key, scope in instances:
                 st = self.statuses.get(key)
                 if st is not None:
                     st.stop_requested = status
                 scope.cancel()
-            if qmname or conname or status != "STOPPED":
+            if not calling and (picked or status != "STOPPED"):
                 return None  # the instances end; the channel itself is not marked STOPPED
         st = self.statuses.get(name)
         if st is None or st.state in (ChannelState.INACTIVE, ChannelState.STOPPED) \
                 and name not in self.running:  # (a start not yet under way is running)
+            # (a SVRCONN's instances may be the client host's or a runmqlsr's, which this
+            # status does not show: they answer for themselves)
+            if not ignstate and chltype != "SVRCONN" and (
+                    status != "STOPPED" or st is not None
+                    and st.state is ChannelState.STOPPED):
+                return f"AMQ9533E: Channel '{name}' is not currently active."
             if status == "STOPPED":
                 st = self.statuses.setdefault(name, ChannelStatus(name, chltype or "SDR"))
                 if st.state is not ChannelState.STOPPED:
@@ -120,13 +143,24 @@ class ChannelControl:
         retry = self.retrying.get(name)
         if mode == "QUIESCE" and retry is not None:  # RETRYING: stopped at once (IBM)
             retry.woken.set()
-        elif mode == "QUIESCE" and sender is not None:
+        elif mode == "QUIESCE" and sender is not None and st.state not in _NEGOTIATING:
             sender.stop_requested.set()
         else:
             scope = self.running.get(name)
             if scope is not None:
                 scope.cancel()
         return None
+
+    def _calling_instance_named(self, name: str, qmname: str, conname: str) -> bool:
+        """Whether channel ``name`` runs an instance it started whose partner queue
+        manager is ``qmname`` and whose address is ``conname`` (each blank: any)."""
+        st = self.statuses.get(name)
+        if name not in self.running or st is None \
+                or st.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
+            return False
+        address = st.conname.strip()
+        return qmname in ("", st.rqmname.strip()) and \
+            conname in ("", address, address.split("(", 1)[0])
 
     def _enable_xmitq(self, definition: dict[str, object], enable: bool) -> None:
         """An error stop sets the xmitq GET(DISABLED) and its triggering off; START CHANNEL

@@ -23,6 +23,12 @@ __all__ = ["COMMANDS", "channel_status_rows"]
 #: channel types PING CHANNEL can test (IBM: sender, server, cluster-sender)
 _PING_TYPES = ("SDR", "SVR", "CLUSSDR")
 _SENDING_TYPES = ("SDR", "SVR", "CLUSSDR")
+#: MQI channels: no sequence numbers to RESET
+_MQI_TYPES = ("SVRCONN", "CLNTCONN")
+#: channel statuses of an MCA at work: RESET and RESOLVE CHANNEL are refused while one is
+#: (IBM: "the channel must be inactive"); RETRYING, STOPPED and INACTIVE run no MCA
+_IN_USE = frozenset({"STARTING", "BINDING", "INITIALIZING", "RUNNING", "STOPPING",
+                     "REQUESTING", "PAUSED", "SWITCHING"})
 _CHINIT_VERBS = ("START", "STOP", "PING", "RESET", "RESOLVE")
 # DISPLAY CHSTATUS MONITOR: the fields channel monitoring (MONCHL) collects
 _MONITOR_FIELDS = ["MONCHL", "XQTIME", "NETTIME", "XBATCHSZ", "EXITTIME", "COMPTIME",
@@ -39,11 +45,28 @@ def channel_command(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> li
     if verb == "RESOLVE":
         return _resolve(proc, name, str(params.get("ACTION", "")))
     if verb == "RESET":
+        if proc.engine.lookup("CHANNEL", name).attributes.get("CHLTYPE") in _MQI_TYPES:
+            raise CommandFailed.of(CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR, "AMQ9502E")
+        _refuse_in_use(proc, name)
         return _reset(proc, name, int(params.get("SEQNUM", 1)))  # type: ignore[call-overload]
     handler = {"START": _start, "STOP": _stop, "PING": _ping}.get(verb)
     if handler is None:
         raise not_supported()
     return handler(proc, cmd)
+
+
+def _refuse_in_use(proc: MQSCProcessor, name: str) -> None:
+    """AMQ9514E (MQRCCF_CHANNEL_IN_USE) when an instance of channel ``name`` is at work in
+    the channel initiator: its sequence number and its batch are that MCA's until it ends.
+    With no channel initiator no channel runs."""
+    try:
+        reply = proc.chinit({"command": "STATUS", "channel": name})
+    except CommandFailed:
+        return
+    for row in reply.get("status") or []:
+        if row.get("CHANNEL") == name and row.get("STATUS") in _IN_USE:
+            raise CommandFailed([f"AMQ9514E: Channel '{name}' is in use."],
+                                CMQCFC.MQRCCF_CHANNEL_IN_USE)
 
 
 def _refused_by_chinit(reply: dict, reason: int) -> None:
@@ -53,8 +76,10 @@ def _refused_by_chinit(reply: dict, reason: int) -> None:
 
 def _start(proc: MQSCProcessor, cmd: MQSCCommand) -> list[str]:
     definition = dict(proc.engine.lookup("CHANNEL", cmd.name).attributes)
-    reply = proc.chinit({"command": "START", "channel": cmd.name, "definition": definition})
-    _refused_by_chinit(reply, CMQCFC.MQRCCF_CHANNEL_NOT_ACTIVE)
+    # IGNSTATE(NO), IBM's default: starting a channel that is already running fails
+    reply = proc.chinit({"command": "START", "channel": cmd.name, "definition": definition,
+                         "ignstate": str(cmd.params.get("IGNSTATE", "NO"))})
+    _refused_by_chinit(reply, int(reply.get("reason") or CMQCFC.MQRCCF_CHANNEL_NOT_ACTIVE))
     return [message("AMQ8018I", cmd.name)]
 
 
@@ -64,11 +89,17 @@ def _stop(proc: MQSCProcessor, cmd: MQSCCommand) -> list[str]:
         # a channel cannot be stopped for one partner only (IBM's usage note)
         raise CommandFailed.in_hex(CMQCFC.MQRCCF_PARM_CONFLICT)
     found = proc.engine.lookup("CHANNEL", cmd.name)
+    # STATUS defaults to INACTIVE when QMNAME or CONNAME picks instances (IBM)
+    picked = bool(params.get("QMNAME") or params.get("CONNAME"))
     reply = proc.chinit({"command": "STOP", "channel": cmd.name,
                          "mode": str(params.get("MODE", "QUIESCE")),
-                         "status": str(params.get("STATUS", "STOPPED")),
+                         "status": str(params.get("STATUS",
+                                                  "INACTIVE" if picked else "STOPPED")),
                          "qmname": str(params.get("QMNAME", "")),
                          "conname": str(params.get("CONNAME", "")),
+                         # IGNSTATE(NO), IBM's default: stopping what is already stopped
+                         # (or not running, for STATUS(INACTIVE)) fails, AMQ9533E
+                         "ignstate": str(params.get("IGNSTATE", "NO")),
                          "chltype": found.attributes.get("CHLTYPE", "")
                          if found is not None else ""})
     _refused_by_chinit(reply, CMQCFC.MQRCCF_CHANNEL_NOT_ACTIVE)
@@ -128,7 +159,12 @@ def _reset(proc: MQSCProcessor, name: str, seqnum: int) -> list[str]:
 
 
 def _resolve(proc: MQSCProcessor, name: str, action: str) -> list[str]:
-    """RESOLVE CHANNEL ACTION(COMMIT|BACKOUT): finish the channel's in-doubt batch."""
+    """RESOLVE CHANNEL ACTION(COMMIT|BACKOUT): finish the in-doubt batch of a sending
+    channel that is not running (a running one resolves its own at its next flow)."""
+    definition = proc.engine.lookup("CHANNEL", name).attributes
+    if definition.get("CHLTYPE") not in _SENDING_TYPES:
+        raise CommandFailed.of(CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR, "AMQ9502E")
+    _refuse_in_use(proc, name)
     for key in proc.engine.indoubt():
         parsed = syncrecord.parse_prepare_key(key)
         if parsed is not None and parsed.channel == name:

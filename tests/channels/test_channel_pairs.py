@@ -211,10 +211,11 @@ async def test_generic_receiver_keeps_saved_status_per_partner_and_reset_resets_
     """Given QM1 (two messages) and QM3 (one) delivered through the one generic RCVR CH.GEN
     at QM2, when DISPLAY CHSTATUS SAVED is issued at QM2, then it shows one instance per
     partner, LSTSEQNO(2) for QM1 and LSTSEQNO(1) for QM3, each with the partner's address;
-    RESET CHANNEL SEQNUM(1) at QM2 resets both records.  spec: dqm-intercommunication 9.53,
-    §3 (DISPLAY CHSTATUS SAVED, RESET CHANNEL)"""
+    RESET CHANNEL SEQNUM(1) at QM2, once both instances have ended (IBM refuses it while
+    one runs, AMQ9514E), resets both records.  spec: dqm-intercommunication 9.53, §3
+    (DISPLAY CHSTATUS SAVED, RESET CHANNEL)"""
     async with trio.open_nursery() as nursery:
-        qm1, qm2, qm3, _, (c1, c3) = await _generic(make_qmgr, nursery)
+        qm1, qm2, qm3, r2, (c1, c3) = await _generic(make_qmgr, nursery)
         qm1.put("TARGET", b"1a", qmgr="QM2")
         qm1.put("TARGET", b"1b", qmgr="QM2")
         qm3.put("TARGET", b"3a", qmgr="QM2")
@@ -227,6 +228,9 @@ async def test_generic_receiver_keeps_saved_status_per_partner_and_reset_resets_
         saved = (await mqsc(qm2, "DISPLAY CHSTATUS(CH.GEN) SAVED")).lines
         blocks = " ".join(saved).split("AMQ8417I")[1:]
         rows = {chstatus([b])["RQMNAME"]: chstatus([b]) for b in blocks}
+        for c in (c1, c3):
+            assert c.stop_channel("CH.GEN", status="INACTIVE") is None
+        await wait_until(lambda: not r2.chinit.receivers)
         reset = await mqsc(qm2, "RESET CHANNEL(CH.GEN) SEQNUM(1)")
         after = (await mqsc(qm2, "DISPLAY CHSTATUS(CH.GEN) SAVED")).lines
         finish(nursery)
