@@ -124,6 +124,8 @@ def status_error(ev: Status) -> ChannelEnded:
                                       "sequence number wrap values differ.", False),
         StatusCode.QM_TERMINATING: ("AMQ9228E", "The remote queue manager is ending.", True),
         StatusCode.USER_CLOSED: ("AMQ9528I", "User requested closure of channel.", True),
+        StatusCode.CHANNEL_UNAVAILABLE: ("AMQ9558E", "Remote Channel is not currently "
+                                         "available.", True),
     }
     if ev.code in _PROTOCOL_ERRORS:  # the partner's AMQ9504E: IBM's words for it here
         texts[ev.code] = ("AMQ9523E", f"Remote host detected a protocol error (remote status "

@@ -131,6 +131,8 @@ def change_channel(req: PcfRequest, msg: pcf.PCFMessage, verb: str) -> list[Resp
 def channel_control(req: PcfRequest, msg: pcf.PCFMessage, verb: str) -> list[Response]:
     name = required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)
     params: dict[str, object] = {}
+    if verb in ("START", "STOP"):
+        params["IGNSTATE"] = _ignstate(msg)
     if verb == "STOP":
         params["MODE"] = _MODE.get(msg.get(CMQCFC.MQIACF_MODE, CMQCFC.MQMODE_QUIESCE))
         params["STATUS"] = _STOP_STATUS.get(
@@ -171,12 +173,16 @@ def service_control(req: PcfRequest, msg: pcf.PCFMessage, verb: str) -> list[Res
     """Start / Stop Service; with IgnoreState MQIS_YES a service already running (or
     already stopped) is no failure."""
     name = required_name(msg, CMQC.MQCA_SERVICE_NAME)
+    return req.run(MQSCCommand(verb, "SERVICE", name, {"IGNSTATE": _ignstate(msg)},
+                               frozenset()))
+
+
+def _ignstate(msg: pcf.PCFMessage) -> str:
+    """IgnoreState (MQIS_NO, the default, or MQIS_YES) as MQSC's IGNSTATE."""
     ignore = msg.get(CMQCFC.MQIACF_IGNORE_STATE, CMQCFC.MQIS_NO)
     if ignore not in (CMQCFC.MQIS_NO, CMQCFC.MQIS_YES):
         raise Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
-    return req.run(MQSCCommand(verb, "SERVICE", name,
-                                 {"IGNSTATE": "YES" if ignore == CMQCFC.MQIS_YES else "NO"},
-                                 frozenset()))
+    return "YES" if ignore == CMQCFC.MQIS_YES else "NO"
 
 
 def reset_q_mgr(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:

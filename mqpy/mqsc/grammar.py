@@ -1077,11 +1077,13 @@ _add(CommandSpec("DISPLAY", "CHSTATUS", "required", CHANNEL_NAME, generic=True,
                  params=_pick(CHSTATUS_ATTRS, ["CONNAME", "XMITQ", "CHLTYPE"]),
                  display=CHSTATUS_ATTRS, where=True,
                  exclusive=(("CURRENT", "SAVED", "SHORT"),)))  # fmt: skip
-_add(CommandSpec("START", "CHANNEL", "required", CHANNEL_NAME))
+_add(CommandSpec("START", "CHANNEL", "required", CHANNEL_NAME,
+                 params={"IGNSTATE": enum("IGNSTATE", *YESNO)}))
 _add(CommandSpec("STOP", "CHANNEL", "required", CHANNEL_NAME, generic=True,
                  params={"MODE": enum("MODE", "QUIESCE", "FORCE", "TERMINATE"),
                          "STATUS": enum("STATUS", "STOPPED", "INACTIVE"),
-                         "CONNAME": CHANNEL_ATTRS["CONNAME"], "QMNAME": name("QMNAME")}))
+                         "CONNAME": CHANNEL_ATTRS["CONNAME"], "QMNAME": name("QMNAME"),
+                         "IGNSTATE": enum("IGNSTATE", *YESNO)}))
 _add(CommandSpec("PING", "CHANNEL", "required", CHANNEL_NAME,
                  params={"DATALEN": integer("DATALEN", 16, 32768)}))  # fmt: skip
 _add(CommandSpec("RESET", "CHANNEL", "required", CHANNEL_NAME,

@@ -7,9 +7,16 @@ import trio
 from mqpy import CMQC, CMQCFC, CMQXC, pcf
 from mqpy.fap.controlflows import Ping
 from mqpy.fap.tsh import SegmentType
-from mqpy.structs.tables import CFH
 from mqpy_chinit.states import ChannelState
-from tests.support.channel_pair import CHANNEL, chstatus, define_pair, finish, mqsc, start_chinit
+from tests.support.channel_pair import (
+    CHANNEL,
+    chstatus,
+    define_pair,
+    finish,
+    mqsc,
+    pcf_command,
+    start_chinit,
+)
 from tests.support.ports import free_port
 from tests.support.proxy import TapProxy
 from tests.support.waiting import wait_until
@@ -204,15 +211,6 @@ async def test_channel_monchl_off_overrides_the_queue_managers_setting(qm1, qm2)
     assert sdr["MONCHL"] == "OFF" and sdr["XBATCHSZ"] == "" and sdr["XQTIME"] == ""
 
 
-def _pcf(qm, command: int, params):
-    """One PCF request through the command server's dispatcher (as its MQI loop runs it)."""
-    from mqpy.cmdserver import CommandServer
-    from mqpy.mqsc.processor import MQSCProcessor
-
-    server = CommandServer(None, lambda: MQSCProcessor(qm.engine))
-    return server.dispatch(pcf.PCFMessage(CFH(Command=command), params))
-
-
 async def test_pcf_channel_commands_start_inquire_status_and_stop_a_channel(qm1, qm2):
     """Given SDR and RCVR QM1.TO.QM2, when PCF Start Channel, Inquire Channel Status (current,
     then saved) and Stop Channel arrive at QM1's command server, then the channel runs and
@@ -226,18 +224,19 @@ async def test_pcf_channel_commands_start_inquire_status_and_stop_a_channel(qm1,
         qm1.put("TARGET", b"by pcf", qmgr="QM2")
         r1 = await start_chinit(nursery, qm1)
         name = pcf.CFST(CMQCFC.MQCACH_CHANNEL_NAME, CHANNEL.encode())
-        started = await trio.to_thread.run_sync(_pcf, qm1, CMQCFC.MQCMD_START_CHANNEL, [name])
+        started = await trio.to_thread.run_sync(pcf_command, qm1,
+                                                CMQCFC.MQCMD_START_CHANNEL, [name])
         assert started[0].comp == 0, started
         await wait_until(lambda: qm2.committed("TARGET") == 1)
         # the receiver commits before its confirmation reaches the sender: wait for that too
         await wait_until(lambda: r1.chinit.status_of(CHANNEL).last_seqno == 1)
-        current = await trio.to_thread.run_sync(_pcf, qm1, CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS,
-                                                [name])
+        current = await trio.to_thread.run_sync(
+            pcf_command, qm1, CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS, [name])
         saved = await trio.to_thread.run_sync(
-            _pcf, qm1, CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS,
+            pcf_command, qm1, CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS,
             [name, pcf.CFIN(CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE, CMQC.MQOT_SAVED_CHANNEL)])
         stopped = await trio.to_thread.run_sync(
-            _pcf, qm1, CMQCFC.MQCMD_STOP_CHANNEL,
+            pcf_command, qm1, CMQCFC.MQCMD_STOP_CHANNEL,
             [name, pcf.CFIN(CMQCFC.MQIACF_MODE, CMQCFC.MQMODE_FORCE)])
         st1 = r1.chinit.status_of(CHANNEL)
         await wait_until(lambda: st1.state is ChannelState.STOPPED)
@@ -264,7 +263,7 @@ async def test_pcf_resolve_channel_without_an_action_is_refused(qm1):
     from mqpy.command.requests import Refused
 
     try:
-        _pcf(qm1, CMQCFC.MQCMD_RESOLVE_CHANNEL,
+        pcf_command(qm1, CMQCFC.MQCMD_RESOLVE_CHANNEL,
              [pcf.CFST(CMQCFC.MQCACH_CHANNEL_NAME, CHANNEL.encode())])
         reason = 0
     except Refused as refused:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import trio
 
-from mqpy import CMQCFC, syncrecord
+from mqpy import CMQC, CMQCFC, pcf, syncrecord
 from mqpy_chinit.states import ChannelState
-from tests.support.channel_pair import chstatus, mqsc
+from tests.support.channel_pair import chstatus, mqsc, pcf_command
 from tests.support.waiting import wait_until
 
 from .pairs import CHANNEL, hold_statuses, running_pair
@@ -152,6 +152,33 @@ async def test_start_channel_of_a_running_sender_is_refused_as_in_use(two_qmgrs)
         await trio.sleep(0.3)
         assert pair.c1.status_of(CHANNEL).state is ChannelState.RUNNING
         assert [m for m, _ in qm2.log if m == "AMQ9002I"] == starts
+        # and with IGNSTATE(YES), MQSC's or PCF's IgnoreState, it succeeds doing nothing
+        result = await mqsc(qm1, f"START CHANNEL({CHANNEL}) IGNSTATE(YES)")
+        assert result.ok and any("AMQ8018I" in line for line in result.lines), result
+        reply = await trio.to_thread.run_sync(pcf_command, qm1, CMQCFC.MQCMD_START_CHANNEL, [
+            pcf.CFST(CMQCFC.MQCACH_CHANNEL_NAME, CHANNEL.encode()),
+            pcf.CFIN(CMQCFC.MQIACF_IGNORE_STATE, CMQCFC.MQIS_YES)])
+        assert reply[0].comp == CMQC.MQCC_OK, reply
+        reply = await trio.to_thread.run_sync(pcf_command, qm1, CMQCFC.MQCMD_START_CHANNEL, [
+            pcf.CFST(CMQCFC.MQCACH_CHANNEL_NAME, CHANNEL.encode())])
+        assert reply[0].reason == IN_USE, reply
+        await trio.sleep(0.3)
+        assert [m for m, _ in qm2.log if m == "AMQ9002I"] == starts
+
+
+async def test_stop_channel_of_a_stopped_sender_succeeds_with_ignstate_yes(two_qmgrs):
+    """Given sender QM1.TO.QM2 STOPPED, when the operator stops it again, then IGNSTATE(NO)
+    (the default) answers AMQ9533E and IGNSTATE(YES) succeeds, the channel still STOPPED."""
+    qm1, qm2 = two_qmgrs
+    async with running_pair(qm1, qm2, [b"a"], HBINT=0, DISCINT=0) as pair:
+        await _running(pair, qm2, 1)
+        assert (await mqsc(qm1, f"STOP CHANNEL({CHANNEL})")).ok
+        await wait_until(lambda: pair.c1.status_of(CHANNEL).state is ChannelState.STOPPED)
+        result = await mqsc(qm1, f"STOP CHANNEL({CHANNEL})")
+        assert not result.ok and any("AMQ9533E" in line for line in result.lines), result
+        result = await mqsc(qm1, f"STOP CHANNEL({CHANNEL}) IGNSTATE(YES)")
+        assert result.ok, result
+        assert pair.c1.status_of(CHANNEL).state is ChannelState.STOPPED
 
 
 async def test_reset_channel_of_an_mqi_channel_is_refused_as_the_wrong_type(two_qmgrs):

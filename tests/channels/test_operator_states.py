@@ -105,9 +105,6 @@ async def test_stop_channel_status_inactive_of_a_channel_not_running_is_refused(
         finish(nursery)
 
 
-@pytest.mark.xfail(strict=True, reason="mqpy_chinit/mca.py (not this work's file) maps the "
-                   "partner's STATUS CHANNEL_UNAVAILABLE to AMQ9999E: IBM's sender logs "
-                   "AMQ9558E and retries")
 async def test_a_sender_refused_by_a_stopped_receiver_logs_amq9558e(qm1, qm2):
     """Given RCVR QM1.TO.QM2 STOPPED at QM2, when QM1's sender starts, then QM2 refuses it
     (AMQ9534E there: the channel is not enabled) and QM1's error log says AMQ9558E (the

@@ -12,9 +12,10 @@ import attrs
 import trio
 
 import mqpy
-from mqpy import CMQC, config
+from mqpy import CMQC, config, pcf
 from mqpy.channelcommands import INITQ
 from mqpy.mqsc.processor import MQSCProcessor
+from mqpy.structs.tables import CFH
 from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.engineadmin import EngineAdmin
 from tests.support.qmgr import QMgr
@@ -111,6 +112,15 @@ async def mqsc(qm: QMgr, text: str):
     commands wait for the channel initiator's reply)."""
     proc = MQSCProcessor(qm.engine)
     return await trio.to_thread.run_sync(proc.execute_text, text)
+
+
+def pcf_command(qm: QMgr, command: int, params: list) -> list:
+    """One PCF request through ``qm``'s command server's dispatcher (as its MQI loop runs
+    it); a blocking call (channel commands wait for the channel initiator's reply)."""
+    from mqpy.cmdserver import CommandServer
+
+    server = CommandServer(None, lambda: MQSCProcessor(qm.engine))
+    return server.dispatch(pcf.PCFMessage(CFH(Command=command), params))
 
 
 def chstatus(lines: list[str]) -> dict[str, str]:
