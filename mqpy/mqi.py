@@ -845,6 +845,8 @@ def connect(queue_manager: str | bytes = "", channel: str | bytes | None = None,
         qm.connect_with_options(queue_manager, user=user, password=password, cd=cd, sco=sco,
                                 csp=csp, cno=cno, bno=bno)
         return qm
+    if not user:  # pymqi's: no user (None or empty) is no credentials
+        user = password = None
     qm.connect(queue_manager, user=user, password=password)
     return qm
 
