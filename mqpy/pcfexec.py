@@ -162,6 +162,9 @@ class UnknownCommand(KeyError, AttributeError):  # noqa: N818 - what it says
 
 
 def _structure(parameter: int, value: Any, encoding: str) -> pcf.Parameter:
+    if isinstance(parameter, bool) or not isinstance(parameter, int):
+        raise TypeError(f"PCF parameter {parameter!r} is not a selector: use the int of "
+                        "CMQC or CMQCFC (pymqi's packing of it fails too)")
     if isinstance(value, ByteString):
         return pcf.CFBS(parameter, _bytes(value.value, encoding))
     if isinstance(value, bool) or not isinstance(value, (int, str, bytes, list, tuple)):
