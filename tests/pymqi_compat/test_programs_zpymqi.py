@@ -166,3 +166,27 @@ def test_the_program_run_twice_resumes_its_durable_subscription(env, mode):
             qmgr.disconnect()
     finally:
         _remove(env, name)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "pymqi's MessageHandle._Properties(conn_handle, msg_handle) takes the connection's "
+    "Hconn (an int); mqpy's takes its handle table (mqpy/properties/calls.py: not this "
+    "helper's file)"))
+def test_properties_read_through_pymqis_properties_class(env):
+    """Given prop.py's read of a publication's properties through
+    ``pymqi.MessageHandle._Properties(<the Hconn>, hMsg.msg_handle)`` (it passes
+    ``qmgr.get_handle``; pymqi needs the call's int), when it gets MQTopicString, then it
+    has the topic, as through ``hMsg.properties``."""
+    name = "MYSUB.PROPERTIES"
+    qmgr = _connect(env, "bindings")
+    try:
+        handle = pymqi.MessageHandle(qmgr)
+        _, sub = _subscription(qmgr, name, f"{TOPIC}/properties")
+        _publish(qmgr, b"1.3961", f"{TOPIC}/properties")
+        _get(sub, handle)
+        sub.close()
+        properties = pymqi.MessageHandle._Properties(qmgr.get_handle(), handle.msg_handle)
+        assert properties.get("MQTopicString") == f"{TOPIC}/properties"
+    finally:
+        qmgr.disconnect()
+        _remove(env, name)
