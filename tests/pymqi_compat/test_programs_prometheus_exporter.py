@@ -31,14 +31,15 @@ MsgId, reading ``bytes(md.MsgId)``.
 
 Before: ``pymqi.connect(..., "", "")`` -- the request/reply tool's defaults -- sent an MQCSP
 with an empty user id and failed MQRC_NOT_AUTHORIZED; pymqi sends credentials only for a
-user that is not empty. Not covered here: the system topics' metadata discovery, which
-needs the daemon's resource-statistics publisher (tests/resource_statistics); the collector
-subscribes to it without MQSO_MANAGED and no queue, which IBM's MQSUB answers
-MQRC_HOBJ_ERROR, as mqpy does (a test below).
+user that is not empty. The collector subscribes to the system topics' metadata without
+MQSO_MANAGED and with no queue, which IBM's MQSUB answers MQRC_HOBJ_ERROR, as mqpy does (a
+test below); its discovery is tested with MQSO_MANAGED added, the queue manager's
+resource-statistics publisher serving it as the daemon's task does.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 from xml.etree import ElementTree
@@ -47,6 +48,7 @@ import pytest
 
 import mqpy as pymqi
 from mqpy import CMQC, CMQCFC
+from mqpy.monitor.publisher import Publisher
 from tests.client.conftest import CHANNEL, Env, drain
 from tests.pymqi_compat.conftest import QMGR, QUEUE, program_env
 
@@ -418,6 +420,122 @@ def test_a_publication_with_an_mqrfh2_and_a_pcf_body(qmgr):
     unpacked, cfh = pymqi.PCFExecute.unpack(payload[int(header["StrucLength"]):])
     assert cfh.Command == CMQCFC.MQCMD_STATISTICS_MQI
     assert unpacked == {CMQCFC.MQIAMO_PUTS: 3}
+
+
+@pytest.fixture
+def monitor(env: Env) -> Iterator[Publisher]:
+    """The queue manager's resource-statistics publisher, serving new metadata
+    subscriptions every 50 ms as the daemon's task does (the module's queue manager runs
+    in this process, without the daemon); ``tick()`` publishes an interval's data."""
+    publisher = Publisher(env.engine)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.wait(0.05):
+            publisher.serve_metadata()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield publisher
+    finally:
+        stop.set()
+        thread.join(5)
+
+
+def _metadata_message(qmgr: pymqi.QueueManager, topic_string: str) -> dict:
+    """The collector's read of one metadata publication: a subscription (MQSO_MANAGED
+    added, see above), one get waiting up to 10 s with MQGMO_CONVERT and
+    MQGMO_NO_PROPERTIES into an MD of MQENC_NATIVE and MQCCSI_Q_MGR, then
+    ``PCFExecute.unpack``; the subscription closed with its queue."""
+    sub = pymqi.Subscription(qmgr)
+    try:
+        sub.sub(sub_opts=CMQC.MQSO_CREATE | CMQC.MQSO_NON_DURABLE | CMQC.MQSO_MANAGED
+                | CMQC.MQSO_FAIL_IF_QUIESCING, topic_string=topic_string)
+        gmo = pymqi.GMO()
+        gmo.Options = CMQC.MQGMO_WAIT | CMQC.MQGMO_FAIL_IF_QUIESCING | CMQC.MQGMO_CONVERT \
+            | CMQC.MQGMO_NO_PROPERTIES
+        gmo.WaitInterval = 10000
+        md = pymqi.MD()
+        md.Encoding = CMQC.MQENC_NATIVE
+        md.CodedCharSetId = CMQC.MQCCSI_Q_MGR
+        unpacked, _cfh = pymqi.PCFExecute.unpack(sub.get_sub_queue().get(None, md, gmo))
+        return unpacked
+    finally:
+        sub.close(close_sub_queue=True)
+
+
+def _types(qmgr: pymqi.QueueManager, class_topic: str) -> dict[str, str]:
+    """A class's types by name -> the topic of their elements' metadata."""
+    types = {}
+    for group in _groups(_metadata_message(qmgr, class_topic), CMQCFC.MQGACF_MONITOR_TYPE):
+        assert isinstance(group.get(CMQCFC.MQIAMO_MONITOR_TYPE), int)
+        types[_text(group[CMQCFC.MQCAMO_MONITOR_TYPE])] = _text(group[CMQC.MQCA_TOPIC_STRING])
+    return types
+
+
+def _publication_topic(qmgr: pymqi.QueueManager, elements_topic: str) -> tuple[str, dict]:
+    """A type's publication topic (``%s`` made ``+``, as the collector subscribes) and its
+    element descriptions -> selectors."""
+    elements = _metadata_message(qmgr, elements_topic)
+    selectors = {_text(g.get(CMQCFC.MQCAMO_MONITOR_DESC)): g[CMQCFC.MQIAMO_MONITOR_ELEMENT]
+                 for g in _groups(elements, CMQCFC.MQGACF_MONITOR_ELEMENT)}
+    return _text(elements.get(CMQC.MQCA_TOPIC_STRING)).replace("%s", "+"), selectors
+
+
+def _stream(qmgr: pymqi.QueueManager, monitor: Publisher, topic: str) -> list[dict]:
+    """The collector's managed subscription to ``topic``: an interval's publications after
+    two puts to APP.Q, drained (at most 500) and unpacked; each is PCF, with no MQRFH2 in
+    front (the collector looks for one)."""
+    sub = pymqi.Subscription(qmgr)
+    sub.sub(sub_opts=CMQC.MQSO_CREATE | CMQC.MQSO_NON_DURABLE | CMQC.MQSO_MANAGED
+            | CMQC.MQSO_FAIL_IF_QUIESCING, topic_string=topic)
+    try:
+        monitor.tick()
+        _drain(sub.get_sub_queue())  # the interval before the puts
+        pymqi.Queue(qmgr, QUEUE).put(b"one")
+        pymqi.Queue(qmgr, QUEUE).put(b"two")
+        monitor.tick()
+        publications = _drain(sub.get_sub_queue(), max_messages=500)
+    finally:
+        sub.close(close_sub_queue=True)
+    out = []
+    for md, payload in publications:
+        assert md.Format != CMQC.MQFMT_RF_HEADER_2
+        assert not payload.startswith(CMQC.MQRFH_STRUC_ID)
+        unpacked, _cfh = pymqi.PCFExecute.unpack(payload)
+        out.append(unpacked)
+    return out
+
+
+def test_system_topics_discovered_then_streamed(qmgr, monitor):
+    """Given the queue manager's monitor metadata, when the collector walks it as it does
+    -- the classes' groups (MQGACF_MONITOR_CLASS: an int MQIAMO_MONITOR_CLASS, a name under
+    MQCAMO_MONITOR_CLASS, the next topic under CMQC.MQCA_TOPIC_STRING), each class's types
+    (MQGACF_MONITOR_TYPE), each type's publication topic with ``%s`` made ``+`` -- then it
+    finds CPU, DISK, STATMQI and STATQ; subscribed to STATMQI's PUT topic, after two puts
+    and an interval, it drains a PCF publication counting at least those 2 puts, of
+    MQIAMO_MONITOR_CLASS the STATMQI class; subscribed to STATQ's PUT topic with ``+`` for
+    the queue, it drains nothing, as from IBM's queue manager, which publishes a queue's
+    figures only to subscriptions naming the queue in full."""
+    prefix = f"$SYS/MQ/INFO/QMGR/{QMGR}/Monitor/"
+    classes = {}
+    for group in _groups(_metadata_message(qmgr, prefix + "METADATA/CLASSES"),
+                         CMQCFC.MQGACF_MONITOR_CLASS):
+        class_id = group.get(CMQCFC.MQIAMO_MONITOR_CLASS)
+        assert isinstance(class_id, int)
+        name = _text(group[CMQCFC.MQCAMO_MONITOR_CLASS])
+        classes[name] = (class_id, _text(group[CMQC.MQCA_TOPIC_STRING]))
+    assert {"CPU", "DISK", "STATMQI", "STATQ"} <= set(classes)
+    mqi_topic, mqi_selectors = _publication_topic(
+        qmgr, _types(qmgr, classes["STATMQI"][1])["PUT"])
+    assert mqi_topic == prefix + "STATMQI/PUT"
+    [statmqi] = _stream(qmgr, monitor, mqi_topic)
+    assert statmqi[CMQCFC.MQIAMO_MONITOR_CLASS] == classes["STATMQI"][0]
+    assert statmqi[mqi_selectors["Interval total MQPUT/MQPUT1 count"]] >= 2
+    queue_topic, _ = _publication_topic(qmgr, _types(qmgr, classes["STATQ"][1])["PUT"])
+    assert queue_topic == prefix + "STATQ/+/PUT"
+    assert _stream(qmgr, monitor, queue_topic) == []
 
 
 def test_selector_names_from_the_constant_modules():
