@@ -124,13 +124,15 @@ def test_channel_types_named_from_cmqxc(env):
 
 def test_md_fields_named_as_the_splunk_input_names_them(env):
     """Given the MQ modular input's tables of MQMD values (MQMT_, MQPER_, MQEI_, MQRO_ of
-    CMQC), when it describes a message it got, then the names are IBM's: MQMT_DATAGRAM,
-    MQPER_PERSISTENT, MQEI_UNLIMITED, MQRO_NONE, the name pymqi's table gives where two
-    share a value."""
+    CMQC, and MQFMT_ and MQMD_, whose values are bytes), when it describes a message it
+    got, then the names are IBM's: MQMT_DATAGRAM, MQPER_PERSISTENT, MQEI_UNLIMITED,
+    MQRO_NONE (the name pymqi's table gives where two share a value), MQFMT_STRING,
+    MQMD_STRUC_ID."""
     qmgr = pymqi.connect(QMGR)
     try:
         queue = pymqi.Queue(qmgr, QUEUE, pymqi.CMQC.MQOO_OUTPUT | pymqi.CMQC.MQOO_INPUT_SHARED)
-        queue.put(b"x", pymqi.MD(Persistence=pymqi.CMQC.MQPER_PERSISTENT))
+        queue.put(b"x", pymqi.MD(Persistence=pymqi.CMQC.MQPER_PERSISTENT,
+                                 Format=pymqi.CMQC.MQFMT_STRING))
         md = pymqi.MD()
         queue.get(None, md)
         queue.close()
@@ -138,5 +140,6 @@ def test_md_fields_named_as_the_splunk_input_names_them(env):
         qmgr.disconnect()
     names = [pymqi._MQConst2String(pymqi.CMQC, prefix)[value] for prefix, value in (
         ("MQMT_", md.MsgType), ("MQPER_", md.Persistence), ("MQEI_", md.Expiry),
-        ("MQRO_", md.Report))]
-    assert names == ["MQMT_DATAGRAM", "MQPER_PERSISTENT", "MQEI_UNLIMITED", "MQRO_NONE"]
+        ("MQRO_", md.Report), ("MQFMT_", md["Format"]), ("MQMD_", md["StrucId"]))]
+    assert names == ["MQMT_DATAGRAM", "MQPER_PERSISTENT", "MQEI_UNLIMITED", "MQRO_NONE",
+                     "MQFMT_STRING", "MQMD_STRUC_ID"]
