@@ -205,3 +205,28 @@ def test_string_selectors_are_a_type_error(qmgr):
     with pytest.raises(TypeError, match="MQCA_Q_NAME"):
         pcf.MQCMD_INQUIRE_Q({"MQCA_Q_NAME": "*"})
     assert pcf.MQCMD_INQUIRE_Q(_queue_args(QUEUE), [])
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "IBM's command server answers a parameter its command does not take with "
+    "MQRCCF_CFIN_PARM_ID_ERROR (3014; IBM's example: MQIACF_OLDEST_MSG_AGE on Inquire "
+    "Channel Status); mqpy's ignores it and answers: mqpy/command, not this helper's files"))
+@pytest.mark.parametrize("command, args", [
+    ("MQCMD_INQUIRE_CHANNEL_STATUS", [
+        pymqi.CFST(Parameter=CMQCFC.MQCACH_CHANNEL_NAME, String=b"*"),
+        pymqi.CFIN(Parameter=CMQCFC.MQIACF_OLDEST_MSG_AGE, Value=1)]),
+    # a monitoring script's MQIACF_STATUS_TYPE where Inquire Queue Status takes
+    # MQIACF_Q_STATUS_TYPE (SurajDevAnand/ibm_mq_monitoring, ibm_basic.py)
+    ("MQCMD_INQUIRE_Q_STATUS", {CMQC.MQCA_Q_NAME: b"APP.Q",
+                                CMQCFC.MQIACF_STATUS_TYPE: CMQCFC.MQIACF_Q_STATUS}),
+])
+def test_a_parameter_the_command_does_not_take(qmgr, env, command, args):
+    """Given a command with an integer parameter it does not take, when a program sends
+    it, then the command fails MQRCCF_CFIN_PARM_ID_ERROR, as IBM documents."""
+    client = pymqi.connect(QMGR, CHANNEL, env.conn_info)  # a channel with a status
+    try:
+        with pytest.raises(pymqi.MQMIError) as err:
+            getattr(pymqi.PCFExecute(qmgr), command)(args)
+    finally:
+        client.disconnect()
+    assert (err.value.comp, err.value.reason) == (2, CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR)
