@@ -7,6 +7,8 @@ queue manager inside the calling process.
 """
 
 import importlib
+import sys
+import types
 
 from mqpy import CMQC
 from mqpy.version import __version__ as __version__
@@ -24,7 +26,7 @@ _DEFINED_IN = {
     "mqpy.mqobject": "MQObject",
     "mqpy.pcf": "CFBF CFBS CFGR CFIF CFIL CFIL64 CFIN CFIN64 CFSF CFSL CFST",
     "mqpy.pcfexec": "ByteString ByteStringFilter Filter FilterOperator IntegerFilter "
-                    "PCFExecute StringFilter",
+                    "PCFExecute StringFilter _MQConst2String",  # (pymqi's, which programs use)
     "mqpy.properties.calls": "MessageHandle",  # MQCRTMH (pymqi, ibmmq)
     "mqpy.rfh2": "RFH2",
     "mqpy.structs.mqopts": "INTEGER64_TYPE MQLONG_TYPE MQOpts ensure_not_unicode "
@@ -52,11 +54,24 @@ _MODULE_OF = {name: module for module, names in _DEFINED_IN.items() for name in 
 _SUBMODULES = {"CMQCFC", "CMQSTRC", "CMQXC", "CMQZC"}
 
 
+def _pymqe() -> types.ModuleType:
+    """pymqi's C extension's name (``from pymqi import pymqe``, which programs import beside
+    pymqi, falling back to ``import pymqe``): a module with its build facts, ``__mqlevels__``
+    and ``__mqbuild__``, and none of its MQI functions -- an MQI call is the package's."""
+    module = types.ModuleType(f"{__name__}.pymqe", _pymqe.__doc__)
+    module.__mqlevels__ = __mqlevels__  # type: ignore[attr-defined]
+    module.__mqbuild__ = __mqbuild__  # type: ignore[attr-defined]
+    sys.modules[module.__name__] = module
+    return module
+
+
 def __getattr__(name: str) -> object:
     """A name of the pymqi-shaped interface, from the module that defines it (imported now if
     it is not yet), kept in the package for the next look-up."""
-    if name in _SUBMODULES:
-        value: object = importlib.import_module(f"{__name__}.{name}")
+    if name == "pymqe":
+        value: object = _pymqe()
+    elif name in _SUBMODULES:
+        value = importlib.import_module(f"{__name__}.{name}")
     elif name in _ALIASES:
         value = __getattr__(_ALIASES[name])
     elif name in _MODULE_OF:
@@ -68,7 +83,7 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_MODULE_OF, *_ALIASES, *_SUBMODULES})
+    return sorted({*globals(), *_MODULE_OF, *_ALIASES, *_SUBMODULES, "pymqe"})
 
 
 #: pymqi's and ibmmq's build flag: "common", as ibmmq 2.x says, since one mqpy makes both

@@ -260,6 +260,8 @@ class QueueManager(MQObject):
                 raise ValueError("Password must not be None if user is provided")
             if not (isinstance(user, (str, bytes)) and isinstance(password, (str, bytes))):
                 raise ValueError("Both user and password must be instances of str or bytes")
+        else:  # pymqi's: no user (None or empty) is no MQCSP, whatever the password
+            user = password = None
         if cno is not None:
             opts |= getattr(cno, "Options", 0)
         user, password = _credential_texts(user, password)
@@ -537,6 +539,10 @@ def _as_bytes(msg: bytes | str | bytearray | memoryview, encoding: str) -> bytes
 _NO_VALUE: Any = object()
 
 
+#: pymqi's PYIFError for a queue used with no descriptor (never given one, or closed)
+_NO_DESCRIPTOR = "The Queue Descriptor has not been set."
+
+
 class Queue(MQObject):
     """pymqi.Queue: ``Queue(qmgr, name[, open_opts])``; without options the open is lazy.
 
@@ -565,13 +571,18 @@ class Queue(MQObject):
             self.open(self._od, open_opts)
 
     def open(self, qDesc: OD | str | bytes | None, openOpts: int | None = None) -> None:
+        """MQOPEN of ``qDesc`` with ``openOpts``. Without them, pymqi's deferred open: the
+        descriptor is kept and the queue opened by the first put (MQOO_OUTPUT), get
+        (MQOO_INPUT_AS_Q_DEF), inquire (MQOO_INQUIRE) or set (MQOO_SET)."""
         if self._hobj is not None:
             raise PYIFError("the queue is already open")
         if qDesc is not None:
             self._od = _as_od(qDesc)
         if self._od is None:
-            raise PYIFError("no queue name given")
-        self._open_opts = openOpts if openOpts is not None else CMQC.MQOO_OUTPUT
+            raise PYIFError(_NO_DESCRIPTOR)
+        if openOpts is None:
+            return
+        self._open_opts = openOpts
         try:
             self._hobj = self._qmgr._backend().open(self._od, self._open_opts)
         finally:
@@ -629,7 +640,7 @@ class Queue(MQObject):
 
     def put1(self, msg: bytes | str, *opts: Any, **kw: Any) -> None:
         if self._od is None:
-            raise PYIFError("no queue name given")
+            raise PYIFError(_NO_DESCRIPTOR)
         self._qmgr.put1(self._od, msg, *opts, **kw)
 
     def get(self, maxLength: int | None = None, *opts: Any, **kw: Any) -> bytes:
@@ -675,6 +686,9 @@ class Queue(MQObject):
         if consumers is not None:
             consumers.closed(self._hobj)  # its consumer is deregistered (IBM)
         self._hobj = None  # only once MQCLOSE succeeded, as pymqi
+        # pymqi's close forgets the descriptor: the next put, get or inquire without an
+        # open of its own is PYIFError, not a new MQOPEN of the queue closed
+        self._od = self._open_opts = None
 
     def cb(self, operation: int = CMQC.MQOP_REGISTER, cbd: Any = None, md: MD | None = None,
            gmo: GMO | None = None) -> None:
@@ -831,6 +845,8 @@ def connect(queue_manager: str | bytes = "", channel: str | bytes | None = None,
         qm.connect_with_options(queue_manager, user=user, password=password, cd=cd, sco=sco,
                                 csp=csp, cno=cno, bno=bno)
         return qm
+    if not user:  # pymqi's: no user (None or empty) is no credentials
+        user = password = None
     qm.connect(queue_manager, user=user, password=password)
     return qm
 

@@ -19,6 +19,8 @@ not_like, contains, excludes, contains_gen, excludes_gen).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from types import ModuleType
 from typing import Any
 
 from mqpy import CMQC, CMQCFC, pcf
@@ -162,6 +164,9 @@ class UnknownCommand(KeyError, AttributeError):  # noqa: N818 - what it says
 
 
 def _structure(parameter: int, value: Any, encoding: str) -> pcf.Parameter:
+    if isinstance(parameter, bool) or not isinstance(parameter, int):
+        raise TypeError(f"PCF parameter {parameter!r} is not a selector: use the int of "
+                        "CMQC or CMQCFC (pymqi's packing of it fails too)")
     if isinstance(value, ByteString):
         return pcf.CFBS(parameter, _bytes(value.value, encoding))
     if isinstance(value, bool) or not isinstance(value, (int, str, bytes, list, tuple)):
@@ -218,19 +223,35 @@ class _MQConst2String:
     """pymqi's constant-to-name table for parameter families (ibmmq's merge MQIA_, MQIACF_
     and MQIACH_, ...): ``table[value]`` is the name (KeyError when there is none; a
     family's _FIRST / _LAST bounds are not names) and ``value in table`` asks whether
-    there is one."""
+    there is one.
 
-    def __init__(self, *prefixes: str) -> None:
-        self._prefixes = prefixes
+    Programs make their own as pymqi's signature has it, ``_MQConst2String(CMQC, 'MQQT_')``
+    (a module and one prefix): that table is pymqi's, every name of the module with the
+    prefix, a later name winning for a value two share."""
+
+    def __init__(self, *prefixes: Any) -> None:
+        self._module = None
+        if prefixes and isinstance(prefixes[0], ModuleType):  # pymqi's (module, prefix)
+            self._module, prefixes = prefixes[0], prefixes[1:]
+        self._prefixes: tuple[str, ...] = prefixes
         self._table: dict[Any, str] | None = None
+
+    def _built(self) -> dict[Any, str]:
+        table: dict[Any, str] = {}
+        if self._module is not None:
+            for name, value in vars(self._module).items():
+                if name.startswith(self._prefixes) and isinstance(value, Hashable):
+                    table[value] = name
+            return table
+        for prefix in self._prefixes:  # MQIA_'s name before MQIACF_'s for one value
+            for name, value in names(prefix).items():
+                if not name.endswith(("_FIRST", "_LAST")):  # range bounds name no one
+                    table.setdefault(value, name)
+        return table
 
     def __getitem__(self, code: Any) -> str:
         if self._table is None:
-            self._table = {}
-            for prefix in self._prefixes:  # MQIA_'s name before MQIACF_'s for one value
-                for name, value in names(prefix).items():
-                    if not name.endswith(("_FIRST", "_LAST")):  # range bounds name no one
-                        self._table.setdefault(value, name)
+            self._table = self._built()
         if isinstance(code, (int, bytes)) and code in self._table:
             return self._table[code]
         raise KeyError(code)
