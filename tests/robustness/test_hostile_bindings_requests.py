@@ -27,6 +27,7 @@ from tests.support.bindings_server import serving_with_faults
 from tests.support.cuts import cut_points
 from tests.support.daemon_pair import mqsc_here
 from tests.support.flood import written_without_reading
+from tests.support.handles import wait_until_closed_before_have_ended
 from tests.support.installation import Installation, started
 from tests.support.request_changes import changed, one_field_changes
 
@@ -108,6 +109,15 @@ class _App:
         self.sock.close()
 
 
+def _ended(queue: str = _Q) -> None:
+    """The applications closed before have ended (their work backed out)."""
+    qm = mqpy.connect("QM1")
+    try:
+        wait_until_closed_before_have_ended(qm, queue)
+    finally:
+        qm.disconnect()
+
+
 def _messages(queue: str = _Q) -> list[bytes]:
     """The messages on ``queue``, got (the queue left empty)."""
     qm = mqpy.connect("QM1")
@@ -157,6 +167,7 @@ def _kept_and_fresh(running: Installation, kept: list[bytes], last: bytes) -> li
     [(answer, messages left), (answer, messages left)]."""
     out = []
     for fresh in (False, True):
+        _ended()  # (the last run's get under syncpoint, say, backed out first)
         _messages()
         app = _App(running)
         other = None

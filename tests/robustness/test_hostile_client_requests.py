@@ -35,11 +35,10 @@ from tests.robustness.test_svrconn_hostile_flows import (
 )
 from tests.support.cuts import cut_points
 from tests.support.flood import written_without_reading
-from tests.support.handles import open_input_count
+from tests.support.handles import wait_until_closed_before_have_ended
 from tests.support.request_changes import changed, one_field_changes
 from tests.support.site import QM, QUEUE, Site
 from tests.support.site_here import here_site_per_bind_type
-from tests.support.waiting import wait_for
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(300)]
 
@@ -114,15 +113,10 @@ def _messages(site: Site) -> list[bytes]:
 
 
 def _ended(site: Site) -> None:
-    """Return once no connection has QUEUE open for input: the instances of the clients
-    closed before have ended. The queue manager ends a conversation once it reads its
-    client's end, later than a new connection may be made on a loaded machine, and backs
-    its unit of work out (a message got under syncpoint back on the queue) as it closes its
-    handles, in one step (``engine.connection.Connection.abend``)."""
+    """The clients closed before have ended (their work backed out)."""
     qm = site.bindings()
     try:
-        wait_for(lambda: open_input_count(qm, QUEUE) == 0,
-                 what=f"the connections closed before to end (no handle on {QUEUE})")
+        wait_until_closed_before_have_ended(qm, QUEUE)
     finally:
         qm.disconnect()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import mqpy
 from mqpy import CMQC
+from tests.support.waiting import wait_for
 
 
 def _drain(handle, queue: str) -> list[bytes]:
@@ -28,3 +29,13 @@ def open_input_count(qm: mqpy.QueueManager, queue: str) -> int:
         return q.inquire(CMQC.MQIA_OPEN_INPUT_COUNT)
     finally:
         q.close()
+
+
+def wait_until_closed_before_have_ended(qm: mqpy.QueueManager, queue: str) -> None:
+    """Return once no connection has ``queue`` open for input: the applications closed
+    before have ended. The queue manager ends a connection once it reads its end (for a
+    client, later than a new connection may be made on a loaded machine) and backs its unit
+    of work out (a message got under syncpoint back on the queue) as it closes its handles,
+    in one step (``engine.connection.Connection.abend``)."""
+    wait_for(lambda: open_input_count(qm, queue) == 0,
+             what=f"the connections closed before to end (no handle on {queue})")
