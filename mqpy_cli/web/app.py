@@ -231,7 +231,9 @@ class Handlers:
         params = dict(request.query_params)
         if request.method == "POST":
             return await self._sent(request, (qmgr, user, password), messaging.put, queue)
-        browse = request.method == "GET"
+        # HEAD is a GET without the body (HTTP): a browse, never a destructive get, which
+        # it was, with no CSRF header needed and the message lost with the body not sent
+        browse = request.method in ("GET", "HEAD")
 
         def get() -> messaging.Message | None:
             with self.pool.connection(qmgr, user, password) as qm:

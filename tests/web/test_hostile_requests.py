@@ -255,6 +255,20 @@ def test_the_read_only_role_cannot_slip_a_second_command_in(web, command):
         assert c.get(f"{QUEUES}/RO.SNEAK").status_code == 404
 
 
+def test_head_of_a_message_browses_it_and_takes_nothing(web):
+    """Given a message on APP.Q, when HEAD asks for .../message (no CSRF header: HEAD is
+    not a change), then the answer is the browse's, and the message is still there for
+    the destructive get."""
+    with web.client(ALICE) as c:
+        while c.delete(MSG, headers=CSRF).status_code == 200:
+            pass
+        assert c.post(MSG, headers=PUT, content=b"precious").status_code == 201
+        head = c.head(MSG)
+        assert head.status_code == 200 and head.content == b""
+        got = c.delete(MSG, headers=CSRF)
+    assert got.status_code == 200 and got.content == b"precious"
+
+
 def test_the_server_answers_after_all_of_them(web):
     with web.client() as c:
         assert c.get(f"{QUEUES}/APP.Q").status_code == 200
