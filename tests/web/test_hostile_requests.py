@@ -269,6 +269,34 @@ def test_head_of_a_message_browses_it_and_takes_nothing(web):
     assert got.status_code == 200 and got.content == b"precious"
 
 
-def test_the_server_answers_after_all_of_them(web):
+@pytest.mark.parametrize("name", ["X') DELETE QLOCAL('APP.Q", "A B", "Q" * 49, "caf\u00e9", ""])
+def test_a_queue_name_mq_cannot_hold_is_400_and_nothing_is_defined(web, name):
+    """Given a POST of a queue whose name holds characters an MQ name cannot (a quote, a
+    bracket, a blank, one beyond ASCII) or is longer than 48, then 400 MQWB0302E, as
+    MQSC's DEFINE refuses it, and no such queue exists."""
+    with web.client() as c:
+        _error(c.post(QUEUES, headers=CSRF, json={"name": name, "type": "local"}), 400,
+               "MQWB0302E")
+        listed = c.get(QUEUES).json()["queue"]
+    assert name not in {q["name"] for q in listed}
+
+
+@pytest.mark.parametrize("value", ["9" * 50, 10**30, -(2**31) - 1])
+def test_a_number_no_mqlong_holds_is_400(web, value):
+    with web.client() as c:
+        _error(c.post(QUEUES, headers=CSRF, json={"name": "HOSTILE.DEPTH", "type": "local",
+                                                  "storage": {"maximumDepth": value}}),
+               400, "MQWB0302E")
+        _error(c.patch(f"{QUEUES}/APP.Q", headers=CSRF,
+                       json={"storage": {"maximumDepth": value}}), 400, "MQWB0302E")
+
+
+def test_the_server_answers_after_all_of_them_and_logged_no_traceback(web):
+    """After every hostile request of this module, the server answers, and its log holds
+    no traceback (each refusal was an answer, not an exception)."""
+    from mqpy_cli.web import config as webconfig
+
     with web.client() as c:
         assert c.get(f"{QUEUES}/APP.Q").status_code == 200
+    with open(webconfig.log_path(web.root), encoding="utf-8", errors="replace") as f:
+        assert "Traceback" not in f.read()
