@@ -51,6 +51,9 @@ MAX_MESSAGE_BODY = 104_857_600
 MAX_JSON_BODY = 1_048_576
 MAX_LOGIN_BODY = 16_384
 
+#: passwords checked at once (each an scrypt hash, about 0.1-0.4 s of CPU)
+PASSWORD_CHECKS = 2
+
 #: gets that wait for a message have worker threads of their own, so that however many
 #: wait, other requests are served by the default ones
 WAITING_GETS = 64
@@ -64,6 +67,7 @@ class Handlers:
         self.auth = Authenticator(cfg)
         self.pool = ConnectionPool(cfg.data_path)
         self._waiting: anyio.CapacityLimiter | None = None
+        self._checking: anyio.CapacityLimiter | None = None
         self.registry = CollectorRegistry(auto_describe=False)
         self.monitors = Monitors(cfg.data_path)
         self.registry.register(MQCollector(cfg.data_path, self.pool, monitors=self.monitors))
@@ -77,8 +81,8 @@ class Handlers:
                 raise RestError(401, "MQWB0103E")
             return who
         who = self.auth.known(authorization)  # no thread hop for a caller checked before
-        return who if who is not None else await _blocking(self.auth.authenticate,
-                                                           authorization)
+        return who if who is not None else await _blocking(
+            self.auth.authenticate, authorization, limiter=self.checking())
 
     async def admin_call(self, request: Request, work: Callable, *args: Any,
                          role_check: Callable[[str], None] | None = None,
@@ -122,7 +126,8 @@ class Handlers:
         if not (isinstance(body, dict) and isinstance(body.get("username"), str)
                 and isinstance(body.get("password"), str)):
             raise RestError(400, "MQWB2004E")
-        _, token = await _blocking(self.auth.login, body["username"], body["password"])
+        _, token = await _blocking(self.auth.login, body["username"], body["password"],
+                                   limiter=self.checking())
         response = Response(status_code=204)
         response.set_cookie(self.auth.tokens.cookie, token, path="/", httponly=True,
                             secure=self.cfg.ltpa_secure, samesite="strict")
@@ -273,6 +278,14 @@ class Handlers:
     async def json_body(self, request: Request) -> Any:
         """The JSON body of an authenticated caller's request (at most MAX_JSON_BODY)."""
         return _parsed(await read_body(request, MAX_JSON_BODY, self.cfg.read_timeout))
+
+    def checking(self) -> anyio.CapacityLimiter:
+        """The worker threads that check passwords (scrypt): a few of their own, so that
+        callers with wrong passwords wait for each other and never take the threads of
+        callers already known."""
+        if self._checking is None:  # made in the event loop, at the first check
+            self._checking = anyio.CapacityLimiter(PASSWORD_CHECKS)
+        return self._checking
 
     def waiting(self) -> anyio.CapacityLimiter:
         if self._waiting is None:  # made in the event loop, at the first waiting get

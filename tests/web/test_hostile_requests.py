@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import socket
+import threading
 import time
 
 import pytest
@@ -125,6 +126,40 @@ def test_a_dotted_path_reaches_no_file_outside(web, path):
     with web.client() as c:
         r = c.get(path)
     assert r.status_code == 404 and "root:" not in r.text
+
+
+def test_callers_guessing_passwords_do_not_hold_up_a_known_caller(web):
+    """Given 40 clients sending wrong passwords as fast as they are answered (each check an
+    scrypt hash), when a caller whose credentials were checked before asks, then it is
+    answered in well under a second: the guesses wait for each other, not for it (they
+    took every worker thread, and it waited 3-4.5 s)."""
+    with web.client() as c:
+        assert c.get(f"{REST}/admin/qmgr").status_code == 200
+    stop = threading.Event()
+    refused: list[int] = []
+
+    def guess(n: int) -> None:
+        with web.client(ADMIN, f"wrong-{n}") as g:
+            while not stop.is_set():
+                refused.append(g.get(f"{REST}/admin/qmgr").status_code)
+
+    guessers = [threading.Thread(target=guess, args=(n,)) for n in range(40)]
+    for t in guessers:
+        t.start()
+    try:
+        time.sleep(2)
+        took = []
+        with web.client() as c:
+            for _ in range(5):
+                start = time.monotonic()
+                assert c.get(f"{REST}/admin/qmgr").status_code == 200
+                took.append(time.monotonic() - start)
+    finally:
+        stop.set()
+        for t in guessers:
+            t.join()
+    assert sorted(took)[2] < 1.0, took
+    assert refused and set(refused) == {401}
 
 
 # --------------------------------------------------------------------------- bodies
