@@ -6,6 +6,7 @@ channels (GET with status) through PCF to the command server."""
 from __future__ import annotations
 
 import os
+import re
 
 import mqpy
 from mqpy import CMQC, CMQCFC, config, pcf
@@ -205,6 +206,10 @@ def _asked(chosen: list[A.RestAttr], flt) -> list[int]:  # noqa: ANN001
     return sorted(ids) or [CMQC.MQCA_Q_NAME]
 
 
+_MQLONG_MIN, _MQLONG_MAX = -(2**31), 2**31 - 1
+_MQ_NAME = re.compile(r"[A-Za-z0-9./_%]{1,48}")
+
+
 def _attribute_params(body: dict, allowed: tuple[A.RestAttr, ...]) -> list:
     """A request body's attributes as PCF parameters; RestError 400 naming one it cannot
     set."""
@@ -219,6 +224,9 @@ def _attribute_params(body: dict, allowed: tuple[A.RestAttr, ...]) -> list:
             converted = pattr.to_pcf(attr.into(value))
         except (TypeError, ValueError):
             raise RestError(400, "MQWB0302E", path, value) from None
+        if not pattr.is_string and not (isinstance(converted, int)
+                                        and _MQLONG_MIN <= converted <= _MQLONG_MAX):
+            raise RestError(400, "MQWB0302E", path, value)  # an MQCFIN holds an MQLONG
         params.append(pcf.CFST(pattr.parameter, converted.rstrip()) if pattr.is_string
                       else pcf.CFIN(pattr.parameter, converted))
     return params
@@ -228,6 +236,9 @@ def create_queue(server: CommandServer, body: dict) -> str:
     """POST /admin/qmgr/{qmgr}/queue: the new queue's name."""
     if not isinstance(body, dict) or not isinstance(body.get("name"), str):
         raise RestError(400, "MQWB2004E")
+    if not _MQ_NAME.fullmatch(body["name"]):
+        # IBM's object names: 1-48 of A-Z a-z 0-9 . / _ %, as MQSC's DEFINE takes them
+        raise RestError(400, "MQWB0302E", "name", body["name"])
     fields = {k: v for k, v in body.items() if k not in ("name", "type")}
     rest_type = body.get("type", "local")
     if rest_type not in A.QUEUE_TYPE_WORDS:

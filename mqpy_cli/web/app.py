@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import math
 import os
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -44,6 +45,15 @@ async def _blocking(fn: Callable, *args: Any, limiter: anyio.CapacityLimiter | N
                                           limiter=limiter)
 
 
+#: the largest request bodies read: a message (MQ's largest, 100 MB), the administrative
+#: API's JSON, and a login's (read before the caller is known)
+MAX_MESSAGE_BODY = 104_857_600
+MAX_JSON_BODY = 1_048_576
+MAX_LOGIN_BODY = 16_384
+
+#: passwords checked at once (each an scrypt hash, about 0.1-0.4 s of CPU)
+PASSWORD_CHECKS = 2
+
 #: gets that wait for a message have worker threads of their own, so that however many
 #: wait, other requests are served by the default ones
 WAITING_GETS = 64
@@ -57,6 +67,7 @@ class Handlers:
         self.auth = Authenticator(cfg)
         self.pool = ConnectionPool(cfg.data_path)
         self._waiting: anyio.CapacityLimiter | None = None
+        self._checking: anyio.CapacityLimiter | None = None
         self.registry = CollectorRegistry(auto_describe=False)
         self.monitors = Monitors(cfg.data_path)
         self.registry.register(MQCollector(cfg.data_path, self.pool, monitors=self.monitors))
@@ -70,17 +81,21 @@ class Handlers:
                 raise RestError(401, "MQWB0103E")
             return who
         who = self.auth.known(authorization)  # no thread hop for a caller checked before
-        return who if who is not None else await _blocking(self.auth.authenticate,
-                                                           authorization)
+        return who if who is not None else await _blocking(
+            self.auth.authenticate, authorization, limiter=self.checking())
 
     async def admin_call(self, request: Request, work: Callable, *args: Any,
-                         role_check: Callable[[str], None] | None = None) -> Any:
+                         role_check: Callable[[str], None] | None = None,
+                         body: bool = False) -> Any:
         """``work(server, *args)`` with a command server connection made as the caller's
-        admin role allows."""
+        admin role allows; with ``body``, the request's JSON body is read once the caller's
+        role allows the request, and given as the last argument."""
         who = await self.caller(request)
         role = who.admin_role(request.method)
         if role_check is not None:
             role_check(role)
+        if body:
+            args = (*args, await self.json_body(request))
         user, password = who.identity(role)
         qmgr = request.path_params["qmgr"]
 
@@ -105,11 +120,14 @@ class Handlers:
         media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
         if media != "application/json":  # IBM's login takes JSON only (no form can post it)
             raise RestError(415, "MQWB0306E")
-        body = await _json(request)
+        # the caller is not known yet: the body is small and must come at once
+        body = _parsed(await read_body(request, MAX_LOGIN_BODY, self.cfg.read_timeout,
+                                       whole=True))
         if not (isinstance(body, dict) and isinstance(body.get("username"), str)
                 and isinstance(body.get("password"), str)):
             raise RestError(400, "MQWB2004E")
-        _, token = await _blocking(self.auth.login, body["username"], body["password"])
+        _, token = await _blocking(self.auth.login, body["username"], body["password"],
+                                   limiter=self.checking())
         response = Response(status_code=204)
         response.set_cookie(self.auth.tokens.cookie, token, path="/", httponly=True,
                             secure=self.cfg.ltpa_secure, samesite="strict")
@@ -151,7 +169,7 @@ class Handlers:
     async def queues(self, request: Request) -> Response:
         q = request.query_params
         if request.method == "POST":
-            name = await self.admin_call(request, admin.create_queue, await _json(request))
+            name = await self.admin_call(request, admin.create_queue, body=True)
             return Response(status_code=201, headers={
                 "Location": f"{REST}/admin/qmgr/{segment(request.path_params['qmgr'])}"
                             f"/queue/{segment(name)}"})
@@ -165,7 +183,7 @@ class Handlers:
     async def queue(self, request: Request) -> Response:
         name = request.path_params["queue"]
         if request.method == "PATCH":
-            await self.admin_call(request, admin.change_queue, name, await _json(request))
+            await self.admin_call(request, admin.change_queue, name, body=True)
             return Response(status_code=204)
         if request.method == "DELETE":
             purge = request.query_params.get("purge", "false") == "true"
@@ -192,20 +210,15 @@ class Handlers:
         return JSONResponse(body)
 
     async def mqsc(self, request: Request) -> Response:
-        body = await _json(request)
-
-        def read_only(role: str) -> None:
-            if role == ADMIN_RO and not (isinstance(body, dict)
-                                         and mqscaction.is_read_only(body)):
-                raise RestError(403, "MQWB0103E")
-
         # MQWebAdminRO may display: the action is a POST, so the role is checked here
         who = await self.caller(request)
         try:
             role = who.admin_role("POST")
         except RestError:
             role = who.admin_role("GET")
-        read_only(role)
+        body = await self.json_body(request)
+        if role == ADMIN_RO and not (isinstance(body, dict) and mqscaction.is_read_only(body)):
+            raise RestError(403, "MQWB0103E")
         user, password = who.identity(role)
         qmgr = request.path_params["qmgr"]
 
@@ -223,7 +236,9 @@ class Handlers:
         params = dict(request.query_params)
         if request.method == "POST":
             return await self._sent(request, (qmgr, user, password), messaging.put, queue)
-        browse = request.method == "GET"
+        # HEAD is a GET without the body (HTTP): a browse, never a destructive get, which
+        # it was, with no CSRF header needed and the message lost with the body not sent
+        browse = request.method in ("GET", "HEAD")
 
         def get() -> messaging.Message | None:
             with self.pool.connection(qmgr, user, password) as qm:
@@ -249,7 +264,7 @@ class Handlers:
         """A put or publication of the request's body and headers to ``target``
         (``send(qm, target, body, headers)``, as (qmgr, user, password)): 201 with the
         message id."""
-        body = await request.body()
+        body = await read_body(request, MAX_MESSAGE_BODY, self.cfg.read_timeout)
         headers = dict(request.headers)
         qmgr, user, password = as_who
 
@@ -259,6 +274,18 @@ class Handlers:
 
         msgid = await _blocking(run)
         return Response(status_code=201, headers={"ibm-mq-md-messageId": msgid})
+
+    async def json_body(self, request: Request) -> Any:
+        """The JSON body of an authenticated caller's request (at most MAX_JSON_BODY)."""
+        return _parsed(await read_body(request, MAX_JSON_BODY, self.cfg.read_timeout))
+
+    def checking(self) -> anyio.CapacityLimiter:
+        """The worker threads that check passwords (scrypt): a few of their own, so that
+        callers with wrong passwords wait for each other and never take the threads of
+        callers already known."""
+        if self._checking is None:  # made in the event loop, at the first check
+            self._checking = anyio.CapacityLimiter(PASSWORD_CHECKS)
+        return self._checking
 
     def waiting(self) -> anyio.CapacityLimiter:
         if self._waiting is None:  # made in the event loop, at the first waiting get
@@ -303,10 +330,42 @@ class Handlers:
         return JSONResponse({"entries": entries})
 
 
-async def _json(request: Request) -> Any:
+async def read_body(request: Request, limit: int, timeout: float, *,
+                    whole: bool = False) -> bytes:
+    """The request's body, at most ``limit`` bytes (RestError 413 as soon as the
+    Content-Length or the bytes received pass it, before any more is read), each read done
+    within ``timeout`` seconds (Liberty's readTimeout; ``whole``: the whole body within it,
+    for a caller not authenticated yet): RestError 408 otherwise."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) > limit:
+        raise RestError(413, "MQWB2004E")
+    chunks: list[bytes] = []
+    size = 0
+    stream = request.stream().__aiter__()
+    with anyio.move_on_after(timeout if whole else math.inf) as whole_scope:
+        while True:
+            with anyio.move_on_after(timeout) as read_scope:
+                try:
+                    chunk = await stream.__anext__()
+                except StopAsyncIteration:
+                    break
+            if read_scope.cancelled_caught:
+                raise RestError(408, "MQWB2004E")
+            size += len(chunk)
+            if size > limit:
+                raise RestError(413, "MQWB2004E")
+            chunks.append(chunk)
+    if whole_scope.cancelled_caught:
+        raise RestError(408, "MQWB2004E")
+    return b"".join(chunks)
+
+
+def _parsed(raw: bytes) -> Any:
+    """A JSON body (empty: ``{}``); RestError 400 when it is not JSON, or nests too deep to
+    read."""
     try:
-        return json.loads(await request.body() or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        return json.loads(raw or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise RestError(400, "MQWB2004E") from None
 
 

@@ -7,6 +7,7 @@ under its data path's web folder), its pid file and its log.
     keyRepository =           ; a folder of PEM files (cert.pem, key.pem): HTTPS when set
     secureLTPA =              ; true: the login cookie goes over HTTPS only; empty: when TLS is on
     ltpaExpiration = 120      ; minutes a login token is good for (IBM's default)
+    readTimeout = 60          ; seconds each read of a request body may take (Liberty's)
     [roles]
     MQWebAdmin = mqadmin      ; users, and groups as group:NAME, comma separated
     MQWebAdminRO = reader
@@ -39,6 +40,9 @@ class WebConfig:
     #: None: the login cookie is Secure when the server serves HTTPS
     secure_ltpa: bool | None = None
     ltpa_expiration: int = 120
+    #: seconds each read of a request's body may take, as Liberty's httpOptions readTimeout
+    #: (a login's whole body, read before its caller is known)
+    read_timeout: float = 60.0
     #: role -> (users, groups)
     roles: dict[str, tuple[frozenset[str], frozenset[str]]] = attrs.Factory(dict)
 
@@ -90,6 +94,7 @@ port = 9443
 keyRepository =
 secureLTPA =
 ltpaExpiration = 120
+readTimeout = 60
 
 [roles]
 MQWebAdmin =
@@ -126,13 +131,18 @@ def load(data_path: str | None = None) -> WebConfig:
     server = parser["server"] if parser.has_section("server") else {}
     roles = parser["roles"] if parser.has_section("roles") else {}
     port = server.get("port", str(DEFAULT_PORT)).strip()
-    if not port.isdigit() or not 0 < int(port) < 65536:
+    if not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
         raise ConfigError(f"{path} is not valid: port '{port}' is not a TCP port number")
     secure = server.get("secureLTPA", "").strip().lower()
     expiration = server.get("ltpaExpiration", "120").strip()
-    if secure not in ("true", "false", "") or not expiration.isdigit() or int(expiration) < 1:
+    if secure not in ("true", "false", "") or not (expiration.isascii() and expiration.isdigit()) \
+            or int(expiration) < 1:
         raise ConfigError(f"{path} is not valid: secureLTPA '{secure}' must be true or false "
                           f"and ltpaExpiration '{expiration}' a number of minutes")
+    read_timeout = server.get("readTimeout", "60").strip()
+    if not read_timeout.isascii() or not read_timeout.isdigit() or int(read_timeout) < 1:
+        raise ConfigError(f"{path} is not valid: readTimeout '{read_timeout}' must be a "
+                          f"number of seconds")
     keyrepo = server.get("keyRepository", "").strip()
     for pem in ("cert.pem", "key.pem") if keyrepo else ():
         if not os.access(os.path.join(keyrepo, pem), os.R_OK):
@@ -142,7 +152,7 @@ def load(data_path: str | None = None) -> WebConfig:
         data_path=root, host=server.get("host", DEFAULT_HOST).strip() or DEFAULT_HOST,
         port=int(port), key_repository=keyrepo,
         secure_ltpa=None if not secure else secure == "true",
-        ltpa_expiration=int(expiration),
+        ltpa_expiration=int(expiration), read_timeout=float(read_timeout),
         roles={role: _members(roles.get(role, "")) for role in ROLES})
 
 

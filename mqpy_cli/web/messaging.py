@@ -8,13 +8,15 @@ from __future__ import annotations
 import binascii
 import contextlib
 import re
-from xml.etree import ElementTree
+from urllib.parse import quote, unquote
 from xml.sax.saxutils import escape
 
 import attrs
 
 import mqpy
 from mqpy import CMQC
+from mqpy.properties import rfh2props
+from mqpy.properties.errors import PropertyError
 from mqpy.rfh2 import RFH2
 from mqpy.structs.tables import GMO, MD, PMO
 from mqpy_cli.web.errors import RestError, from_reason
@@ -22,6 +24,34 @@ from mqpy_cli.web.errors import RestError, from_reason
 MD_PREFIX, USR_PREFIX = "ibm-mq-md-", "ibm-mq-usr-"
 _PROPERTY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 MAX_WAIT_MS = 3_600_000
+#: MQMD.Expiry is an MQLONG of tenths of a second
+MAX_EXPIRY_MS = 2_147_483_647 * 100
+#: what a header value may hold as it is: printable ASCII but ``%`` (the escape)
+_HEADER_SAFE = "".join(chr(c) for c in range(0x20, 0x7F) if chr(c) != "%")
+
+
+def header_value(text: str) -> str:
+    """A property's text as an HTTP header value: printable ASCII as it is, every other
+    character (a line break, a control, one beyond ASCII) and ``%`` as percent-encoded
+    UTF-8, blanks at either end too (HTTP would drop them), so that no value can end its
+    header or start another."""
+    out = quote(text, safe=_HEADER_SAFE)
+    core = out.strip(" ")
+    lead = len(out) - len(out.lstrip(" "))
+    tail = len(out) - len(core) - lead
+    return "%20" * lead + core + "%20" * tail
+
+
+def header_name(name: str) -> str:
+    """A property's name as the rest of an ``ibm-mq-usr-`` header name: letters, digits and
+    ``_.-~`` as they are, any other character as percent-encoded UTF-8 (HTTP token
+    characters all)."""
+    return quote(name, safe="")
+
+
+def _digits(value: str) -> bool:
+    """ASCII digits only (``str.isdigit`` also takes ``²`` and other scripts' digits)."""
+    return value.isascii() and value.isdigit()
 
 
 @attrs.define
@@ -55,7 +85,7 @@ def _md_from_headers(headers: dict[str, str]) -> tuple[MD, dict[str, str]]:
             name = key[len(USR_PREFIX):]
             if not _PROPERTY.match(name):
                 raise RestError(400, "MQWB0302E", key, value)
-            props[name] = value
+            props[name] = unquote(value)
         elif key == MD_PREFIX + "persistence":
             words = {"persistent": CMQC.MQPER_PERSISTENT,
                      "nonpersistent": CMQC.MQPER_NOT_PERSISTENT}
@@ -67,12 +97,14 @@ def _md_from_headers(headers: dict[str, str]) -> tuple[MD, dict[str, str]]:
         elif key == MD_PREFIX + "expiry":
             if value.lower() == "unlimited":
                 continue
-            if not value.isdigit():
+            if not _digits(value) or int(value) > MAX_EXPIRY_MS:
                 raise RestError(400, "MQWB0302E", key, value)
             md.Expiry = max(1, int(value) // 100)  # milliseconds -> tenths of a second
         elif key == MD_PREFIX + "replyto":
-            queue, _, qmgr = value.partition("@")
-            md.ReplyToQ, md.ReplyToQMgr = queue.encode(), qmgr.encode()
+            queue, _, qmgr = (part.encode() for part in value.partition("@"))
+            if len(queue) > CMQC.MQ_Q_NAME_LENGTH or len(qmgr) > CMQC.MQ_Q_MGR_NAME_LENGTH:
+                raise RestError(400, "MQWB0302E", key, value)
+            md.ReplyToQ, md.ReplyToQMgr = queue, qmgr
     return md, props
 
 
@@ -146,6 +178,22 @@ def publish(qm: mqpy.QueueManager, topic_string: str, body: bytes,
     return md.MsgId.hex()
 
 
+def _usr_properties(rfh: RFH2) -> dict[str, str]:
+    """The usr folders' properties as text (read as MQGET reads them: a folder that is not
+    well formed, declares a DOCTYPE or nests too deep holds none)."""
+    props: dict[str, str] = {}
+    for folder in rfh.folders():
+        try:
+            name, found = rfh2props.read_folder(folder, rfh["NameValueCCSID"])
+        except PropertyError:
+            continue
+        if name != "usr" or found is None:
+            continue
+        for p in found:
+            props.setdefault(p.name, rfh2props.value_text(p.type, p.value))
+    return props
+
+
 def _strip_rfh2(md: MD, data: bytes) -> tuple[bytes, dict[str, str], bytes]:
     """The body after an MQRFH2 (its usr folder's properties) and the body's format."""
     if md.Format.rstrip() != CMQC.MQFMT_RF_HEADER_2.rstrip() or data[:4] != b"RFH ":
@@ -155,13 +203,7 @@ def _strip_rfh2(md: MD, data: bytes) -> tuple[bytes, dict[str, str], bytes]:
         rfh.unpack(data, md.Encoding)
     except mqpy.PYIFError:
         return data, {}, md.Format
-    props: dict[str, str] = {}
-    for key, folder in rfh.get().items():
-        if key == "usr" and isinstance(folder, bytes):
-            with contextlib.suppress(ElementTree.ParseError):
-                for child in ElementTree.fromstring(folder.strip()):
-                    props[child.tag] = child.text or ""
-    return data[rfh.get_length():], props, rfh["Format"]
+    return data[rfh.get_length():], _usr_properties(rfh), rfh["Format"]
 
 
 def _id(value: bytes) -> str:
@@ -181,7 +223,7 @@ def _message(md: MD, data: bytes) -> Message:
         headers[MD_PREFIX + "replyTo"] = \
             f"{reply_q}@{md.ReplyToQMgr.rstrip(b' ').decode('latin-1')}"
     for name, value in props.items():
-        headers[USR_PREFIX + name] = value
+        headers[USR_PREFIX + header_name(name)] = header_value(value)
     text = fmt.rstrip() == CMQC.MQFMT_STRING.rstrip()
     return Message(body, headers, "text/plain;charset=utf-8" if text
                    else "application/octet-stream")
@@ -200,7 +242,7 @@ def _selection(params: dict[str, str]) -> tuple[MD, int]:
 
 def _wait(params: dict[str, str]) -> int:
     raw = params.get("wait", "0")
-    if not raw.isdigit() or int(raw) > MAX_WAIT_MS:
+    if not _digits(raw) or int(raw) > MAX_WAIT_MS:
         raise RestError(400, "MQWB0302E", "wait", raw)
     return int(raw)
 
@@ -236,7 +278,7 @@ def get(qm: mqpy.QueueManager, queue: str, params: dict[str, str], *,
 def message_list(qm: mqpy.QueueManager, queue: str, params: dict[str, str]) -> dict:
     """GET .../messagelist: the messages' descriptors, browsed in queue order."""
     raw = params.get("limit", "")
-    if raw and not raw.isdigit():
+    if raw and not _digits(raw):
         raise RestError(400, "MQWB0302E", "limit", raw)
     limit = int(raw) if raw else None
     try:

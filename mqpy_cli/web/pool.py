@@ -28,11 +28,12 @@ GONE = frozenset({CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_NOT_AVAILABLE,
 
 
 def qmgr_pid(qmgr: str, data_path: str) -> str:
-    """What says which run of the queue manager this is: qm.lock's pid ("" if none)."""
+    """What says which run of the queue manager this is: qm.lock's pid ("" if none, or
+    when the name cannot be a file's: a NUL in it)."""
     try:
         with open(os.path.join(config.qmgr_dir(qmgr, data_path), "qm.lock")) as f:
             return f.read().split()[0]
-    except (OSError, IndexError):
+    except (OSError, IndexError, ValueError):
         return ""
 
 

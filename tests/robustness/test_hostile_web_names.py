@@ -1,0 +1,24 @@
+"""Names the web server hands the command server in PCF: a queue name MQ cannot hold (a
+quote and a bracket, a blank, a character beyond ASCII) is refused by PCF Create Queue, as
+MQSC's DEFINE refuses it (AMQ8424E). The web server refuses such names itself (400,
+tests/web/test_hostile_requests.py); these check the command server, which any application
+allowed to put to SYSTEM.ADMIN.COMMAND.QUEUE reaches without it."""
+
+from __future__ import annotations
+
+import pytest
+
+from mqpy import CMQC, CMQCFC, pcf
+from tests.support.pcf import _ask
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the command server's Create Queue takes any MQCA_Q_NAME: it defined "
+    "\"X') DELETE QLOCAL('APP.Q\" (DISPLAY then shows QUEUE(X') DELETE QLOCAL('APP.Q)); "
+    "MQSC's DEFINE refuses such a name with AMQ8424E. The name check of the MQSC parser "
+    "belongs on the PCF path too (mqpy/command/**)"))
+@pytest.mark.parametrize("name", [b"X') DELETE QLOCAL('APP.Q", b"A B", b"caf\xe9"])
+def test_pcf_create_queue_refuses_a_name_mq_cannot_hold(server, name):
+    comp, reason = _ask(server, CMQCFC.MQCMD_CREATE_Q, [
+        pcf.CFST(CMQC.MQCA_Q_NAME, name), pcf.CFIN(CMQC.MQIA_Q_TYPE, CMQC.MQQT_LOCAL)])
+    assert comp == CMQC.MQCC_FAILED, reason
