@@ -19,7 +19,7 @@ from mqpy.command.requests import (
     required_name,
 )
 from mqpy.mqsc import pcfmap
-from mqpy.mqsc.parser import MQSCCommand
+from mqpy.mqsc.parser import MQSCCommand, definable_name
 
 __all__ = ["CHANGES", "attributes", "flags", "target"]
 
@@ -81,8 +81,18 @@ def target(msg: pcf.PCFMessage, verb: str, name: int, copy_from: int, copy_to: i
     """(MQSC verb, object name, LIKE) of a create, change, copy or delete request: a Copy
     is DEFINE of the To name LIKE the From name."""
     if verb == "COPY":
-        return "DEFINE", required_name(msg, copy_to), {"LIKE": required_name(msg, copy_from)}
-    return verb, required_name(msg, name), {}
+        return "DEFINE", _new_name(required_name(msg, copy_to)), {
+            "LIKE": required_name(msg, copy_from)}
+    named = required_name(msg, name)
+    return verb, _new_name(named) if verb == "DEFINE" else named, {}
+
+
+def _new_name(name: str) -> str:
+    """The name of an object to be made; MQRCCF_OBJECT_NAME_ERROR where MQSC's DEFINE would
+    refuse it (``parser.definable_name``)."""
+    if not definable_name(name):
+        raise Refused(CMQCFC.MQRCCF_OBJECT_NAME_ERROR)
+    return name
 
 
 def change_q(req: PcfRequest, msg: pcf.PCFMessage, verb: str) -> list[Response]:

@@ -39,10 +39,17 @@ from mqpy.mqsc.lexer import (
 )
 from mqpy.mqsc.messages import AMQ8405, AMQ8424, AMQ8425, AMQ8426, AMQ8427, MESSAGES, MQSCError
 
-__all__ = ["MQSCCommand", "Where", "parse_command", "parse_script"]
+__all__ = ["MQSCCommand", "Where", "definable_name", "parse_command", "parse_script"]
 
 #: characters of an MQ object name (IBM "Rules for naming IBM MQ objects").
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/%")
+
+
+def definable_name(name: str, length: int = 48) -> bool:
+    """Whether ``name`` can name a new object as MQSC's DEFINE takes it: 1 to ``length`` of
+    the characters MQ object names are made of (so that no object is made that MQSC could
+    not name: a quote, a blank, a character beyond ASCII)."""
+    return 0 < len(name) <= length and _NAME_CHARS.issuperset(name)
 
 
 def _freeze(d: Mapping[str, object]) -> Mapping[str, object]:

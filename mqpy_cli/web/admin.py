@@ -6,12 +6,12 @@ channels (GET with status) through PCF to the command server."""
 from __future__ import annotations
 
 import os
-import re
 
 import mqpy
 from mqpy import CMQC, CMQCFC, config, pcf
 from mqpy.command.inquiries import CHS
 from mqpy.mqsc import pcfmap
+from mqpy.mqsc.parser import definable_name
 from mqpy.version import CMDLEVEL, VRMF
 from mqpy_cli.control import INSTALLATION, dspmq_status
 from mqpy_cli.web import attributes as A
@@ -207,7 +207,6 @@ def _asked(chosen: list[A.RestAttr], flt) -> list[int]:  # noqa: ANN001
 
 
 _MQLONG_MIN, _MQLONG_MAX = -(2**31), 2**31 - 1
-_MQ_NAME = re.compile(r"[A-Za-z0-9./_%]{1,48}")
 
 
 def _attribute_params(body: dict, allowed: tuple[A.RestAttr, ...]) -> list:
@@ -236,8 +235,7 @@ def create_queue(server: CommandServer, body: dict) -> str:
     """POST /admin/qmgr/{qmgr}/queue: the new queue's name."""
     if not isinstance(body, dict) or not isinstance(body.get("name"), str):
         raise RestError(400, "MQWB2004E")
-    if not _MQ_NAME.fullmatch(body["name"]):
-        # IBM's object names: 1-48 of A-Z a-z 0-9 . / _ %, as MQSC's DEFINE takes them
+    if not definable_name(body["name"]):  # (1-48 of A-Z a-z 0-9 . / _ %, as MQSC's DEFINE)
         raise RestError(400, "MQWB0302E", "name", body["name"])
     fields = {k: v for k, v in body.items() if k not in ("name", "type")}
     rest_type = body.get("type", "local")

@@ -12,13 +12,16 @@ from mqpy import CMQC, CMQCFC, pcf
 from tests.support.pcf import _ask
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the command server's Create Queue takes any MQCA_Q_NAME: it defined "
-    "\"X') DELETE QLOCAL('APP.Q\" (DISPLAY then shows QUEUE(X') DELETE QLOCAL('APP.Q)); "
-    "MQSC's DEFINE refuses such a name with AMQ8424E. The name check of the MQSC parser "
-    "belongs on the PCF path too (mqpy/command/**)"))
-@pytest.mark.parametrize("name", [b"X') DELETE QLOCAL('APP.Q", b"A B", b"caf\xe9"])
+@pytest.mark.parametrize("name", [b"X') DELETE QLOCAL('APP.Q", b"A B", b"caf\xe9", b"Q" * 49])
 def test_pcf_create_queue_refuses_a_name_mq_cannot_hold(server, name):
     comp, reason = _ask(server, CMQCFC.MQCMD_CREATE_Q, [
         pcf.CFST(CMQC.MQCA_Q_NAME, name), pcf.CFIN(CMQC.MQIA_Q_TYPE, CMQC.MQQT_LOCAL)])
-    assert comp == CMQC.MQCC_FAILED, reason
+    assert (comp, reason) == (CMQC.MQCC_FAILED, CMQCFC.MQRCCF_OBJECT_NAME_ERROR)
+
+
+@pytest.mark.parametrize("name", [b"X') DELETE QLOCAL('APP.Q", b"A B"])
+def test_pcf_copy_queue_refuses_a_new_name_mq_cannot_hold(server, name):
+    comp, reason = _ask(server, CMQCFC.MQCMD_COPY_Q, [
+        pcf.CFST(CMQCFC.MQCACF_FROM_Q_NAME, b"SYSTEM.DEFAULT.LOCAL.QUEUE"),
+        pcf.CFST(CMQCFC.MQCACF_TO_Q_NAME, name), pcf.CFIN(CMQC.MQIA_Q_TYPE, CMQC.MQQT_LOCAL)])
+    assert (comp, reason) == (CMQC.MQCC_FAILED, CMQCFC.MQRCCF_OBJECT_NAME_ERROR)
