@@ -37,3 +37,53 @@ def chromium(profile_dir: str):  # noqa: ANN201 - a selenium WebDriver
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile_dir}")
     return webdriver.Chrome(service=Service(executable_path=driver), options=options)
+
+
+#: how long a page is waited for (seconds)
+WAIT = 20
+
+
+def selenium_by():  # noqa: ANN201 - selenium's By
+    from selenium.webdriver.common.by import By
+
+    return By
+
+
+def wait_for_page(driver, condition, what: str):  # noqa: ANN001, ANN201
+    """``condition`` polled until true; an element the page replaced under it (a redraw,
+    the reload after logging out) is looked for again: Chromium says so as a stale element,
+    or, when the page went while it was asked, as a node that "does not belong to the
+    document"."""
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def polled(d):  # noqa: ANN001, ANN202
+        try:
+            return condition(d)
+        except StaleElementReferenceException:
+            raise
+        except WebDriverException as e:
+            if "does not belong to the document" not in str(e):
+                raise
+            return False
+
+    return WebDriverWait(driver, WAIT, poll_frequency=0.2,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(
+        polled, message=what)
+
+
+def click(driver, css: str) -> None:  # noqa: ANN001
+    """Click what ``css`` selects, again if a redraw replaced it under the click."""
+    from selenium.common.exceptions import (
+        NoSuchElementException,
+        StaleElementReferenceException,
+    )
+
+    def clicked(d) -> bool:  # noqa: ANN001
+        try:
+            d.find_element(selenium_by().CSS_SELECTOR, css).click()
+            return True
+        except (NoSuchElementException, StaleElementReferenceException):
+            return False
+
+    wait_for_page(driver, clicked, f"click {css}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mqpy.monitor.publisher import MONINT_ENV
+from tests.support.browser import chromium
 from tests.support.web import WebSite
 
 
@@ -17,3 +18,14 @@ def web(tmp_path_factory):
         yield w.start()
     finally:
         w.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(web, tmp_path_factory):
+    """A real headless Chromium for the module (skipped, saying why, where there is none)."""
+    driver = chromium(str(tmp_path_factory.mktemp("chromium-profile")))
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()

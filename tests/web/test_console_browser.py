@@ -9,56 +9,16 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from tests.support.browser import chromium
+from tests.support.browser import click, selenium_by, wait_for_page
 from tests.support.ports import free_port
 from tests.support.web import OPERATOR, OPERATOR_PW, QM
 
 pytestmark = pytest.mark.system
 
-WAIT = 20
-
-
-@pytest.fixture(scope="module")
-def browser(web, tmp_path_factory):
-    driver = chromium(str(tmp_path_factory.mktemp("chromium-profile")))
-    driver.set_page_load_timeout(30)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-def _by():
-    from selenium.webdriver.common.by import By
-
-    return By
-
-
-def _wait(driver, condition, what: str):  # noqa: ANN001, ANN202
-    """``condition`` polled until true; an element the page replaced under it (a redraw,
-    the reload after logging out) is looked for again: Chromium says so as a stale element,
-    or, when the page went while it was asked, as a node that "does not belong to the
-    document"."""
-    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    def polled(d):  # noqa: ANN001, ANN202
-        try:
-            return condition(d)
-        except StaleElementReferenceException:
-            raise
-        except WebDriverException as e:
-            if "does not belong to the document" not in str(e):
-                raise
-            return False
-
-    return WebDriverWait(driver, WAIT, poll_frequency=0.2,
-                         ignored_exceptions=(StaleElementReferenceException,)).until(
-        polled, message=what)
 
 
 def _logged_in(web, browser):  # noqa: ANN001, ANN202
-    by = _by()
+    by = selenium_by()
     if browser.find_elements(by.ID, "console") and \
             browser.find_element(by.ID, "console").is_displayed():
         return browser
@@ -66,12 +26,12 @@ def _logged_in(web, browser):  # noqa: ANN001, ANN202
     browser.find_element(by.ID, "login-user").send_keys(OPERATOR)
     browser.find_element(by.ID, "login-password").send_keys(OPERATOR_PW)
     browser.find_element(by.ID, "login-button").click()
-    _wait(browser, lambda d: d.find_element(by.ID, "console").is_displayed(), "logged in")
+    wait_for_page(browser, lambda d: d.find_element(by.ID, "console").is_displayed(), "logged in")
     return browser
 
 
 def _tab(browser, tab: str) -> None:
-    _click(browser, f'button[data-tab="{tab}"]')
+    click(browser, f'button[data-tab="{tab}"]')
 
 
 def _cell(browser, table: str, key: str, name: str, css: str) -> str | None:
@@ -81,36 +41,19 @@ def _cell(browser, table: str, key: str, name: str, css: str) -> str | None:
         f'#{table} tr[data-{key}="{name}"] {css}')
 
 
-def _click(browser, css: str) -> None:
-    """Click what ``css`` selects, again if a redraw replaced it under the click."""
-    from selenium.common.exceptions import (
-        NoSuchElementException,
-        StaleElementReferenceException,
-    )
-
-    def clicked(d) -> bool:  # noqa: ANN001
-        try:
-            d.find_element(_by().CSS_SELECTOR, css).click()
-            return True
-        except (NoSuchElementException, StaleElementReferenceException):
-            return False
-
-    _wait(browser, clicked, f"click {css}")
-
-
 def test_a_wrong_password_is_refused_then_the_operator_logs_in(web, browser, tmp_path):
     """The login form refuses a wrong password with MQWB0103E's text; the right one shows
     the queue managers with their state."""
-    by = _by()
+    by = selenium_by()
     browser.get(f"{web.base}/ibmmq/console/?refresh=1000")
     browser.find_element(by.ID, "login-user").send_keys(OPERATOR)
     browser.find_element(by.ID, "login-password").send_keys("not-the-password")
     browser.find_element(by.ID, "login-button").click()
-    _wait(browser, lambda d: "MQWB0103E" in d.find_element(by.ID, "login-error").text,
+    wait_for_page(browser, lambda d: "MQWB0103E" in d.find_element(by.ID, "login-error").text,
           "the refusal shown")
     browser.save_screenshot(str(tmp_path / "login-refused.png"))
     _logged_in(web, browser)
-    _wait(browser, lambda d: _cell(d, "qmgrs", "qmgr", QM,
+    wait_for_page(browser, lambda d: _cell(d, "qmgrs", "qmgr", QM,
                                    ".state") == "running", "QMS running")
     browser.save_screenshot(str(tmp_path / "queue-managers.png"))
 
@@ -129,7 +72,7 @@ def test_depth_changes_after_messages_are_put_and_fullest_is_first(web, browser,
             qm.put1("APP.Q", b"q%d" % n)
     finally:
         qm.disconnect()
-    _wait(browser, lambda d: _cell(d, "queues", "queue", "APP.FULL", ".depth") == "9" and
+    wait_for_page(browser, lambda d: _cell(d, "queues", "queue", "APP.FULL", ".depth") == "9" and
           _cell(d, "queues", "queue", "APP.Q", ".depth") == "2", "the depths shown")
     assert browser.execute_script(
         "return document.querySelector('#queues tbody tr').dataset.queue") == "APP.FULL"
@@ -145,45 +88,45 @@ def _define(web, browser, name: str) -> None:  # noqa: ANN001
     """Type ``name`` in the Queues tab's box and press Define queue."""
     _logged_in(web, browser)
     _tab(browser, "queues-tab")
-    box = browser.find_element(_by().ID, "new-queue-name")
+    box = browser.find_element(selenium_by().ID, "new-queue-name")
     box.clear()
     box.send_keys(name)
-    _click(browser, "#define-queue")
+    click(browser, "#define-queue")
 
 
 def test_define_put_browse_clear_and_delete_a_queue(web, browser, tmp_path):
     """Through the console: define APP.UI, put a test message (depth 1), browse it (its
     text shown), clear it after confirming (depth 0), delete it after confirming."""
-    by = _by()
+    by = selenium_by()
     _define(web, browser, "APP.UI")
-    _wait(browser, lambda d: _cell(d, "queues", "queue", "APP.UI", ".depth") == "0",
+    wait_for_page(browser, lambda d: _cell(d, "queues", "queue", "APP.UI", ".depth") == "0",
           "APP.UI listed")
     text = browser.find_element(by.ID, "message-text")
     text.clear()
     text.send_keys("test message from Chromium")
-    _click(browser, 'button.put[data-queue="APP.UI"]')
-    _wait(browser, lambda d: _cell(d, "queues", "queue", "APP.UI", ".depth") == "1",
+    click(browser, 'button.put[data-queue="APP.UI"]')
+    wait_for_page(browser, lambda d: _cell(d, "queues", "queue", "APP.UI", ".depth") == "1",
           "depth 1 after the put")
-    _click(browser, 'button.browse[data-queue="APP.UI"]')
-    _wait(browser, lambda d: d.find_element(by.ID, "browse-first").text ==
+    click(browser, 'button.browse[data-queue="APP.UI"]')
+    wait_for_page(browser, lambda d: d.find_element(by.ID, "browse-first").text ==
           "test message from Chromium", "the message browsed")
     browser.save_screenshot(str(tmp_path / "browse.png"))
-    _click(browser, 'button.clear[data-queue="APP.UI"]')
+    click(browser, 'button.clear[data-queue="APP.UI"]')
     browser.switch_to.alert.accept()
-    _wait(browser, lambda d: _cell(d, "queues", "queue", "APP.UI", ".depth") == "0",
+    wait_for_page(browser, lambda d: _cell(d, "queues", "queue", "APP.UI", ".depth") == "0",
           "depth 0 after clearing")
-    _click(browser, 'button.delete[data-queue="APP.UI"]')
+    click(browser, 'button.delete[data-queue="APP.UI"]')
     browser.switch_to.alert.accept()
-    _wait(browser, lambda d: _cell(d, "queues", "queue", "APP.UI", ".depth") is None,
+    wait_for_page(browser, lambda d: _cell(d, "queues", "queue", "APP.UI", ".depth") is None,
           "APP.UI gone")
     assert "Queue APP.UI deleted." in browser.find_element(by.ID, "message").text
 
 
 def test_an_action_that_fails_shows_ibm_message_text(web, browser, tmp_path):
     """Defining a queue that exists shows the REST error's MQWB text, not a stack."""
-    by = _by()
+    by = selenium_by()
     _define(web, browser, "APP.Q")
-    _wait(browser, lambda d: "MQWB0004E" in d.find_element(by.ID, "message").text,
+    wait_for_page(browser, lambda d: "MQWB0004E" in d.find_element(by.ID, "message").text,
           "the failure shown")
     assert "MQRCCF_OBJECT_ALREADY_EXISTS" in browser.find_element(by.ID, "message").text
 
@@ -196,14 +139,14 @@ def test_start_and_stop_a_channel_and_see_its_status(web, browser, tmp_path):
                   f"CONNAME('127.0.0.1({free_port()})') XMITQ(UI.XMITQ)\n")
     _logged_in(web, browser)
     _tab(browser, "channels-tab")
-    _wait(browser, lambda d: _cell(d, "channels", "channel", "UI.SDR", ".state") == "inactive",
+    wait_for_page(browser, lambda d: _cell(d, "channels", "channel", "UI.SDR", ".state") == "inactive",
           "UI.SDR inactive")
-    _click(browser, 'button.start[data-channel="UI.SDR"]')
-    _wait(browser, lambda d: _cell(d, "channels", "channel", "UI.SDR", ".state")
+    click(browser, 'button.start[data-channel="UI.SDR"]')
+    wait_for_page(browser, lambda d: _cell(d, "channels", "channel", "UI.SDR", ".state")
           not in (None, "inactive"), "UI.SDR started")
     browser.save_screenshot(str(tmp_path / "channel-started.png"))
-    _click(browser, 'button.stop[data-channel="UI.SDR"]')
-    _wait(browser, lambda d: _cell(d, "channels", "channel", "UI.SDR", ".state") == "stopped",
+    click(browser, 'button.stop[data-channel="UI.SDR"]')
+    wait_for_page(browser, lambda d: _cell(d, "channels", "channel", "UI.SDR", ".state") == "stopped",
           "UI.SDR stopped")
     browser.save_screenshot(str(tmp_path / "channel-stopped.png"))
 
@@ -211,16 +154,16 @@ def test_start_and_stop_a_channel_and_see_its_status(web, browser, tmp_path):
 def test_ping_and_resolve_show_the_queue_managers_answer(web, browser, tmp_path):
     """Ping of a sender whose partner is not there, and Resolve of a channel not in doubt,
     show the queue manager's AMQ message text."""
-    by = _by()
+    by = selenium_by()
     _logged_in(web, browser)
     _tab(browser, "channels-tab")
-    _wait(browser, lambda d: _cell(d, "channels", "channel", "UI.SDR", ".state") is not None,
+    wait_for_page(browser, lambda d: _cell(d, "channels", "channel", "UI.SDR", ".state") is not None,
           "UI.SDR listed")
-    _click(browser, 'button.resolve[data-channel="UI.SDR"]')
-    _wait(browser, lambda d: "AMQ9528E" in d.find_element(by.ID, "message").text,
+    click(browser, 'button.resolve[data-channel="UI.SDR"]')
+    wait_for_page(browser, lambda d: "AMQ9528E" in d.find_element(by.ID, "message").text,
           "resolve's answer shown")
-    _click(browser, 'button.ping[data-channel="UI.SDR"]')
-    _wait(browser, lambda d: "AMQ9528E" not in d.find_element(by.ID, "message").text and
+    click(browser, 'button.ping[data-channel="UI.SDR"]')
+    wait_for_page(browser, lambda d: "AMQ9528E" not in d.find_element(by.ID, "message").text and
           "AMQ" in d.find_element(by.ID, "message").text, "ping's answer shown")
     browser.save_screenshot(str(tmp_path / "ping.png"))
 
@@ -228,26 +171,26 @@ def test_ping_and_resolve_show_the_queue_managers_answer(web, browser, tmp_path)
 def test_an_error_log_entry_is_shown_and_filtered_by_severity(web, browser, tmp_path):
     """A failed MQCONN (wrong password) writes AMQ5534E to the queue manager's error log:
     the Error log tab shows it, and unchecking Error hides it."""
-    by = _by()
+    by = selenium_by()
     with pytest.raises(mqpy.MQMIError):
         web.site.bindings(OPERATOR, "wrong-password")
     _logged_in(web, browser)
     _tab(browser, "errorlog-tab")
-    _wait(browser, lambda d: "AMQ5534E" in d.find_element(by.ID, "errorlog").text,
+    wait_for_page(browser, lambda d: "AMQ5534E" in d.find_element(by.ID, "errorlog").text,
           "AMQ5534E shown")
     browser.save_screenshot(str(tmp_path / "error-log.png"))
     browser.find_element(by.ID, "sev-E").click()
-    _wait(browser, lambda d: "AMQ5534E" not in d.find_element(by.ID, "errorlog").text,
+    wait_for_page(browser, lambda d: "AMQ5534E" not in d.find_element(by.ID, "errorlog").text,
           "errors filtered out")
     browser.find_element(by.ID, "sev-E").click()
 
 
 def test_the_charts_update_every_few_seconds(web, browser, tmp_path):
     """The charts tab gathers a point per refresh (one second here, three by default)."""
-    by = _by()
+    by = selenium_by()
     _logged_in(web, browser)
     _tab(browser, "charts-tab")
-    _wait(browser, lambda d: int(d.find_element(by.ID, "depth-chart")
+    wait_for_page(browser, lambda d: int(d.find_element(by.ID, "depth-chart")
                                  .get_attribute("data-points") or 0) >= 3, "three points")
     browser.save_screenshot(str(tmp_path / "charts.png"))
 
@@ -286,11 +229,11 @@ def test_put_and_get_rates_are_shown_per_queue_and_charted(web, browser, tmp_pat
             text = _cell(d, "queues", "queue", "APP.RATES", css)
             return bool(text) and float(text) > 0
 
-        _wait(browser, lambda d: positive(d, ".put-rate"), "a put rate above 0")
-        _wait(browser, lambda d: positive(d, ".get-rate"), "a get rate above 0")
+        wait_for_page(browser, lambda d: positive(d, ".put-rate"), "a put rate above 0")
+        wait_for_page(browser, lambda d: positive(d, ".get-rate"), "a get rate above 0")
         browser.save_screenshot(str(tmp_path / "queue-rates.png"))
         _tab(browser, "charts-tab")
-        _wait(browser, lambda d: json.loads(d.find_element(_by().ID, "put-rate-chart")
+        wait_for_page(browser, lambda d: json.loads(d.find_element(selenium_by().ID, "put-rate-chart")
                                             .get_attribute("data-peak") or "{}")
               .get("APP.RATES", 0) > 0, "APP.RATES's put rate charted")
         browser.save_screenshot(str(tmp_path / "rate-charts.png"))
@@ -315,14 +258,14 @@ def test_the_console_logs_in_with_a_token_cookie_and_logs_out(web, browser, tmp_
     """Given the operator logged in through the form, then the browser holds an
     LtpaToken2 cookie that scripts cannot read (HttpOnly) and no password; when she logs
     out, the cookie is gone and the login form is back."""
-    by = _by()
+    by = selenium_by()
     _logged_in(web, browser)
     names = [c["name"] for c in browser.get_cookies()]
     assert any(n.startswith("LtpaToken2") for n in names), names
     assert "LtpaToken2" not in browser.execute_script("return document.cookie")
     browser.save_screenshot(str(tmp_path / "token-login.png"))
-    _click(browser, "#logout")
-    _wait(browser, lambda d: d.find_element(by.ID, "login-panel").is_displayed(),
+    click(browser, "#logout")
+    wait_for_page(browser, lambda d: d.find_element(by.ID, "login-panel").is_displayed(),
           "the login form after logging out")
     assert not any(c["name"].startswith("LtpaToken2") for c in browser.get_cookies())
 
@@ -337,12 +280,12 @@ def test_topics_and_subscriptions_are_shown_in_tables(web, browser, tmp_path):
                   "DEFINE SUB(UI.SUB) TOPICOBJ(UI.TOPIC) TOPICSTR('#') DEST(APP.UI.NEWS)\n")
     _logged_in(web, browser)
     _tab(browser, "pubsub-tab")
-    _wait(browser, lambda d: _cell(d, "topics", "topic", "UI.TOPIC", ".topicstr") == "ui/news"
+    wait_for_page(browser, lambda d: _cell(d, "topics", "topic", "UI.TOPIC", ".topicstr") == "ui/news"
           and _cell(d, "subscriptions", "sub", "UI.SUB", ".topicstr") == "ui/news/#",
           "the topic and the subscription shown")
     assert _cell(browser, "subscriptions", "sub", "UI.SUB", ".dest") == "APP.UI.NEWS"
     assert _cell(browser, "subscriptions", "sub", "UI.SUB", ".durable") == "yes"
     browser.save_screenshot(str(tmp_path / "publish-subscribe.png"))
     web.site.mqsc("DELETE SUB(UI.SUB)\n")
-    _wait(browser, lambda d: _cell(d, "subscriptions", "sub", "UI.SUB", ".dest") is None,
+    wait_for_page(browser, lambda d: _cell(d, "subscriptions", "sub", "UI.SUB", ".dest") is None,
           "the deleted subscription gone")

@@ -12,12 +12,11 @@ import pytest
 
 from mqpy.fap.framing import SegmentWriter
 from mqpy.fap.initialdata import InitialData
-from tests.support.browser import chromium
+from tests.support.browser import click, selenium_by, wait_for_page
 from tests.support.web import OPERATOR, OPERATOR_PW, PUT, QM, REST
 
 pytestmark = pytest.mark.system
 
-WAIT = 20
 TOPIC_STRING = '<img src=x onerror="window.xss=1">'
 DESCRIPTION = "<script>window.xss=2</script>"
 SUBSCRIPTION = "<svg onload=\"window.xss=3\"></svg>"
@@ -26,52 +25,11 @@ BODY = '<img src=y onerror="window.xss=4"><b>bold?</b>'
 PEER_CHANNEL = "<svg onload=xss()>"
 
 
-@pytest.fixture(scope="module")
-def browser(web, tmp_path_factory):
-    driver = chromium(str(tmp_path_factory.mktemp("chromium-profile")))
-    driver.set_page_load_timeout(30)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-def _by():
-    from selenium.webdriver.common.by import By
-
-    return By
-
-
-def _wait(driver, condition, what: str):  # noqa: ANN001, ANN202
-    from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, WAIT, poll_frequency=0.2,
-                         ignored_exceptions=(StaleElementReferenceException,)).until(
-        condition, message=what)
-
-
 def _text(driver, css: str) -> str:
     """The text of everything ``css`` selects, read in one step (tables are redrawn)."""
     return driver.execute_script(
         "return Array.from(document.querySelectorAll(arguments[0]))"
         ".map(e => e.textContent).join('\\n');", css)
-
-
-def _click(driver, css: str) -> None:
-    from selenium.common.exceptions import (
-        NoSuchElementException,
-        StaleElementReferenceException,
-    )
-
-    def clicked(d) -> bool:  # noqa: ANN001
-        try:
-            d.find_element(_by().CSS_SELECTOR, css).click()
-            return True
-        except (NoSuchElementException, StaleElementReferenceException):
-            return False
-
-    _wait(driver, clicked, f"click {css}")
 
 
 def _no_script_ran(driver) -> None:  # noqa: ANN001
@@ -96,19 +54,19 @@ DEFINE SUB('{SUBSCRIPTION}') TOPICOBJ(XSS.TOPIC) DEST(APP.XSS)
         sock.shutdown(socket.SHUT_WR)
         while sock.recv(65536):
             pass
-    by = _by()
+    by = selenium_by()
     browser.get(f"{web.base}/ibmmq/console/?refresh=1000")
     browser.find_element(by.ID, "login-user").send_keys(OPERATOR)
     browser.find_element(by.ID, "login-password").send_keys(OPERATOR_PW)
     browser.find_element(by.ID, "login-button").click()
-    _wait(browser, lambda d: d.find_element(by.ID, "console").is_displayed(), "logged in")
+    wait_for_page(browser, lambda d: d.find_element(by.ID, "console").is_displayed(), "logged in")
     return browser
 
 
 def test_topic_and_subscription_names_are_shown_as_text(logged_in, tmp_path):
     browser = logged_in
-    _click(browser, 'button[data-tab="pubsub-tab"]')
-    _wait(browser, lambda d: TOPIC_STRING in _text(d, "#topics")
+    click(browser, 'button[data-tab="pubsub-tab"]')
+    wait_for_page(browser, lambda d: TOPIC_STRING in _text(d, "#topics")
           and DESCRIPTION in _text(d, "#topics") and SUBSCRIPTION in _text(d, "#subscriptions"),
           "the hostile topic and subscription shown as text")
     browser.save_screenshot(str(tmp_path / "pubsub.png"))
@@ -121,9 +79,9 @@ def test_a_message_body_is_shown_as_text(web, logged_in, tmp_path):
         r = c.post(f"{REST}/messaging/qmgr/{QM}/queue/APP.XSS/message", headers=PUT,
                    content=BODY.encode())
         assert r.status_code == 201, r.text
-    _click(browser, 'button[data-tab="queues-tab"]')
-    _click(browser, 'button.browse[data-queue="APP.XSS"]')
-    _wait(browser, lambda d: d.find_element(_by().ID, "browse-first").text == BODY,
+    click(browser, 'button[data-tab="queues-tab"]')
+    click(browser, 'button.browse[data-queue="APP.XSS"]')
+    wait_for_page(browser, lambda d: d.find_element(selenium_by().ID, "browse-first").text == BODY,
           "the body shown as written")
     browser.save_screenshot(str(tmp_path / "browse.png"))
     _no_script_ran(browser)
@@ -131,8 +89,8 @@ def test_a_message_body_is_shown_as_text(web, logged_in, tmp_path):
 
 def test_an_error_log_line_from_a_hostile_peer_is_shown_as_text(logged_in, tmp_path):
     browser = logged_in
-    _click(browser, 'button[data-tab="errorlog-tab"]')
-    _wait(browser, lambda d: f"'{PEER_CHANNEL}'" in _text(d, "#errorlog"),
+    click(browser, 'button[data-tab="errorlog-tab"]')
+    wait_for_page(browser, lambda d: f"'{PEER_CHANNEL}'" in _text(d, "#errorlog"),
           "AMQ9519E with the peer's channel name shown as text")
     browser.save_screenshot(str(tmp_path / "errorlog.png"))
     _no_script_ran(browser)
