@@ -132,7 +132,7 @@ def connect(qmgr: str, definition: ChannelDefinition, user: str | None = None,
         conn._recon = _Reconnection(mode, [definition, *(alternatives or ())], qmgr, user,
                                     password, _timeout_of(ini.reconnect_timeout),
                                     reconnect.parse_recon_delay(ini.recon_delay),
-                                    conn.qmgr_name)
+                                    conn.qmgr_name, instance.qmid)
     return conn
 
 
@@ -211,6 +211,8 @@ class _Reconnection:
     timeout: float
     table: tuple[tuple[int, int], ...]
     connected_to: str  #: the queue manager first connected to (MQCNO_RECONNECT_Q_MGR)
+    #: its QMID, as its INITIAL_DATA said ("" from one that says none: then its name counts)
+    connected_qmid: str
     state: str = _CONNECTED
     #: the application's object handles (by the handle it was given)
     objects: dict[int, _OpenObject] = attrs.Factory(dict)
@@ -729,7 +731,7 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
                 recon.last_error = (e.comp, e.reason, "")
                 self.broken = True
                 continue
-            if recon.mode is Mode.QMGR and self.qmgr_name.strip() != recon.connected_to.strip():
+            if recon.mode is Mode.QMGR and not self._same_qmgr(recon, instance):
                 recon.last_error = (_FAILED, CMQC.MQRC_RECONNECT_QMID_MISMATCH, "")
                 self._drop_new_connection()
                 continue
@@ -745,6 +747,15 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
                 continue
             return True
         return False
+
+    def _same_qmgr(self, recon: _Reconnection, instance: ChannelInstance) -> bool:
+        """MQCNO_RECONNECT_Q_MGR: whether the queue manager just reached is the one first
+        connected to -- by QMID, as IBM's (a queue manager deleted and created again under
+        the same name is another: MQRC_RECONNECT_QMID_MISMATCH); by name where either
+        INITIAL_DATA said no QMID."""
+        if recon.connected_qmid and instance.qmid:
+            return instance.qmid == recon.connected_qmid
+        return self.qmgr_name.strip() == recon.connected_to.strip()
 
     def _attach(self, instance: ChannelInstance, conv: Conversation) -> None:
         """Carry on over the conversation ``conv`` of ``instance``: what the old one had

@@ -162,6 +162,8 @@ class ChannelInstance:
         #: the queue manager said it quiesces or asked its clients to reconnect: no new
         #: conversation joins the instance
         self.quiescing = False
+        #: the queue manager's QMID, as its INITIAL_DATA said (FAP level 9 on; "": none)
+        self.qmid = ""
         self.last_received = time.monotonic()
         self.last_probe = 0.0  # our last heartbeat asking for an answer
         # the reading role: ``reading`` while some thread has it; ``waiters`` are the
@@ -807,6 +809,7 @@ def open_socket(host: str, port: int, definition: ChannelDefinition, qmgr: str) 
             sock.settimeout(None)
             instance = ChannelInstance(sock, definition, n.agreed, reader)
             instance.ends_conversations = sockact.takes_end_conv(ev.product_id)
+            instance.qmid = (ev.mqm_id or "").strip()
             instance.thread.start()
             return instance
         raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)

@@ -37,6 +37,10 @@ Theory of operation
   reconnect", unless -r): on an instance that shares conversations a SOCKET_ACTION
   QM_QUIESCE, or RECONNECT_CLIENTS with -r; on one that does not, a STATUS QM_TERMINATING,
   or nothing with -r (a plain end of the socket, which a client reconnects after).
+- Each instance's INITIAL_DATA says the queue manager's QMID (MQMId, asked once a channel
+  initiator and kept until its queue manager starts again), which a client reconnecting
+  with MQCNO_RECONNECT_Q_MGR compares (IBM: MQRC_RECONNECT_QMID_MISMATCH for a queue
+  manager of another QMID).
 - A controlled endmqm (-c, -w) tells them as it begins (:func:`qmgr_quiescing`), as IBM's
   STOP CHANNEL MODE(QUIESCE) that it stands for: an instance that shares conversations gets
   the same SOCKET_ACTION at once and goes on serving (its client's calls with
@@ -177,6 +181,9 @@ class _Registry:
         self.quiescing: bool | None = None
         self.watching = False  # :func:`watch_qmgr_end` runs for this channel initiator
         self.qmdir = ""  #: the queue-manager directory it watches
+        #: the queue manager's QMID, said in each instance's INITIAL_DATA (a client that
+        #: reconnects with MQCNO_RECONNECT_Q_MGR compares it); None until first asked
+        self.qmid: str | None = None
 
 
 _registries: weakref.WeakKeyDictionary[Any, _Registry] = weakref.WeakKeyDictionary()
@@ -252,8 +259,8 @@ async def watch_qmgr_end(chinit: Any, qmdir: str) -> None:
                     qmgr_quiescing(chinit, how == "RECONNECT")
                 elif phase == "ENDING":
                     qmgr_ending(chinit, how == "RECONNECT")
-                elif word is None:
-                    registry.quiescing = None  # the queue manager runs again
+                elif word is None:  # the queue manager runs again (maybe created again)
+                    registry.quiescing = registry.qmid = None
             if watch is None:
                 await trio.sleep(WATCH_POLL)
             else:
@@ -262,6 +269,27 @@ async def watch_qmgr_end(chinit: Any, qmdir: str) -> None:
     finally:
         if watch is not None:
             watch.close()
+
+
+def _qmid_of(chinit: Any) -> str:
+    """The queue manager's QMID (MQINQ through a connection of the channel initiator's
+    own); "" when it cannot be asked (its instances then say none, and a client compares
+    names)."""
+    try:
+        qm = chinit.connect_qm()
+    except (MQMIError, OSError):
+        return ""
+    try:
+        value = qm.inquire(CMQC.MQCA_Q_MGR_IDENTIFIER)
+    except MQMIError:
+        return ""
+    finally:
+        try:
+            qm.disconnect()
+        except MQMIError:
+            pass
+    text = value.decode("latin-1") if isinstance(value, bytes) else str(value)
+    return text.strip()
 
 
 def _drain(fd: int) -> None:
@@ -506,8 +534,13 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
         return None
 
     async def _negotiate(self) -> None:
+        qmid = self.registry.qmid
+        if qmid is None:  # the first instance (since the queue manager started) asks
+            qmid = self.registry.qmid = await trio.to_thread.run_sync(
+                _qmid_of, self.chinit, limiter=self.registry.limiter)
         ours = InitialData(
             fap_level=OUR_FAP_LEVEL, channel_name=self.name, qmgr_name=self.chinit.qmgr_name,
+            mqm_id=qmid,
             max_msg_batch=50, max_transmission_size=MAX_TRANSMISSION_SIZE,
             max_msg_size=self.max_msg_size, heartbeat_interval=definition_int(self.definition, "HBINT"),
             conv_per_socket=definition_int(self.definition, "SHARECNV"),
