@@ -626,7 +626,10 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
             return
         if not self._told_quiescing:
             self._told_quiescing = True
-            self._tell(CMQC.MQRC_CONNECTION_QUIESCING, _FAILED)
+            # from a thread of its own, as the reconnection's events: this one may be a
+            # call's, holding the connection the handler may call on
+            threading.Thread(target=self._tell, args=(CMQC.MQRC_CONNECTION_QUIESCING, _FAILED),
+                             daemon=True, name="mqpy-client-event").start()
 
     def _reconnect_in_background(self, instance: ChannelInstance, leave: bool = False
                                  ) -> None:
