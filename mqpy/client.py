@@ -132,7 +132,7 @@ def connect(qmgr: str, definition: ChannelDefinition, user: str | None = None,
         conn._recon = _Reconnection(mode, [definition, *(alternatives or ())], qmgr, user,
                                     password, _timeout_of(ini.reconnect_timeout),
                                     reconnect.parse_recon_delay(ini.recon_delay),
-                                    conn.qmgr_name)
+                                    conn.qmgr_name, instance.qmid)
     return conn
 
 
@@ -211,6 +211,8 @@ class _Reconnection:
     timeout: float
     table: tuple[tuple[int, int], ...]
     connected_to: str  #: the queue manager first connected to (MQCNO_RECONNECT_Q_MGR)
+    #: its QMID, as its INITIAL_DATA said ("" from one that says none: then its name counts)
+    connected_qmid: str
     state: str = _CONNECTED
     #: the application's object handles (by the handle it was given)
     objects: dict[int, _OpenObject] = attrs.Factory(dict)
@@ -318,6 +320,7 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
         self._conv = conv
         conv.streamed = stream_sink(self)
         conv.on_lost = self._instance_lost
+        conv.on_quiescing = self._qmgr_quiescing
         self._lock = threading.Lock()
         self._collected = deque()
         self._templates = Templates()  # (mqpy.clientcalls: the usual calls' kept requests)
@@ -330,6 +333,8 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
         self._losses = 0  #: how many times its channel instance was lost
         #: told ``(reason, comp)`` of reconnection events (the MQCB event handler's)
         self.event_handler: Any = None
+        #: the event handler was told that the queue manager quiesces (once a connection)
+        self._told_quiescing = False
 
     @property
     def channel(self) -> str:
@@ -601,15 +606,67 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
                                              name="mqpy-client-reconnect")
         recon.background.start()
 
-    def _reconnect_in_background(self, instance: ChannelInstance) -> None:
+    def _qmgr_quiescing(self, instance: ChannelInstance, reconnect: bool) -> None:
+        """The queue manager said, on ``instance``, that it quiesces (endmqm; IBM's STOP
+        CHANNEL MODE(QUIESCE) for its client channels): the event handler is told
+        MQRC_CONNECTION_QUIESCING, once. Asked to reconnect (endmqm -r,
+        RECONNECT_CLIENTS), a connection that reconnects leaves the queue manager at once
+        (its conversation ended, its unit of work backed out there) and reconnects in the
+        background, as after a loss: to another queue manager of its channels, or to this
+        one once it runs again; another is only told."""
+        recon = self._recon
+        if reconnect and recon is not None and recon.state == _CONNECTED \
+                and not recon.closed and self._instance is instance:
+            running = recon.background
+            if running is None or not running.is_alive():
+                recon.background = threading.Thread(
+                    target=self._reconnect_in_background, args=(instance, True),
+                    daemon=True, name="mqpy-client-reconnect")
+                recon.background.start()
+            return
+        if not self._told_quiescing:
+            self._told_quiescing = True
+            # from a thread of its own, as the reconnection's events: this one may be a
+            # call's, holding the connection the handler may call on
+            threading.Thread(target=self._tell, args=(CMQC.MQRC_CONNECTION_QUIESCING, _FAILED),
+                             daemon=True, name="mqpy-client-event").start()
+
+    def _reconnect_in_background(self, instance: ChannelInstance, leave: bool = False
+                                 ) -> None:
         with self._lock:
             if self._instance is not instance:
                 return  # a call saw the loss first: it reconnects
-            self._lost()
+            if leave:
+                self._leave()
+            else:
+                self._lost()
         try:
             self._reconnect()
         except MQMIError:
             pass  # (the application's next call is told)
+
+    def _leave(self) -> None:
+        """Leave the channel instance for a reconnection the queue manager asked for
+        (RECONNECT_CLIENTS): this conversation ended (END_CONV: the queue manager backs
+        its unit of work out), the socket closed when it was the instance's last; the
+        instance's other conversations go on."""
+        self._ra_forget()
+        self._losses += 1
+        recon = self._recon
+        if recon is not None and recon.broken_at is None:
+            recon.broken_at = time.monotonic()
+        instance, self._instance = self._instance, None
+        self.broken = True
+        self.connected = False
+        if instance is None:
+            return
+        last = instance.end_conversation(self._conv)
+        try:
+            instance.end_conv(self._conv, last)
+        except (OSError, ValueError):
+            pass
+        if last or not instance.tshm:
+            instance.close()
 
     def _reconnect(self) -> None:
         """Reconnect (one thread at a time; the others wait for it): MQRC_RECONNECT_FAILED
@@ -677,7 +734,7 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
                 recon.last_error = (e.comp, e.reason, "")
                 self.broken = True
                 continue
-            if recon.mode is Mode.QMGR and self.qmgr_name.strip() != recon.connected_to.strip():
+            if recon.mode is Mode.QMGR and not self._same_qmgr(recon, instance):
                 recon.last_error = (_FAILED, CMQC.MQRC_RECONNECT_QMID_MISMATCH, "")
                 self._drop_new_connection()
                 continue
@@ -694,12 +751,23 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
             return True
         return False
 
+    def _same_qmgr(self, recon: _Reconnection, instance: ChannelInstance) -> bool:
+        """MQCNO_RECONNECT_Q_MGR: whether the queue manager just reached is the one first
+        connected to -- by QMID, as IBM's (a queue manager deleted and created again under
+        the same name is another: MQRC_RECONNECT_QMID_MISMATCH); by name where either
+        INITIAL_DATA said no QMID."""
+        if recon.connected_qmid and instance.qmid:
+            return instance.qmid == recon.connected_qmid
+        return self.qmgr_name.strip() == recon.connected_to.strip()
+
     def _attach(self, instance: ChannelInstance, conv: Conversation) -> None:
         """Carry on over the conversation ``conv`` of ``instance``: what the old one had
         made for its calls (kept requests, read ahead, the objects' defaults) forgotten."""
         self._instance, self._conv = instance, conv
         conv.streamed = stream_sink(self)
         conv.on_lost = self._instance_lost
+        conv.on_quiescing = self._qmgr_quiescing
+        self._told_quiescing = False
         self._templates = Templates()
         self.__dict__.pop("opened_defaults", None)
         self.__dict__.pop("_async_default", None)

@@ -104,6 +104,9 @@ class Conversation:
         #: called with the instance when the instance is lost (a connection that reconnects
         #: starts reconnecting then: ``mqpy.client``)
         self.on_lost: Any = None
+        #: called with the instance and whether the queue manager asks its clients to
+        #: reconnect (RECONNECT_CLIENTS) when it says it quiesces (``mqpy.client``)
+        self.on_quiescing: Any = None
 
 
 _TURN = object()  #: put in a waiting conversation's queue: it now reads the socket
@@ -156,6 +159,11 @@ class ChannelInstance:
         #: QM_QUIESCE / STOP_QUIESCE): a reconnectable client does not reconnect after it,
         #: as after a plain endmqm (``mqpy.client``); RECONNECT_CLIENTS (endmqm -r) clears it
         self.qmgr_ending = False
+        #: the queue manager said it quiesces or asked its clients to reconnect: no new
+        #: conversation joins the instance
+        self.quiescing = False
+        #: the queue manager's QMID, as its INITIAL_DATA said (FAP level 9 on; "": none)
+        self.qmid = ""
         self.last_received = time.monotonic()
         self.last_probe = 0.0  # our last heartbeat asking for an answer
         # the reading role: ``reading`` while some thread has it; ``waiters`` are the
@@ -178,7 +186,8 @@ class ChannelInstance:
 
     def has_room(self) -> bool:
         limit = max(self.sharing, 1)
-        return not self.broken and not self.closing and len(self.conversations) < limit
+        return not self.broken and not self.closing and not self.quiescing \
+            and len(self.conversations) < limit
 
     def peer_closed(self) -> bool:
         """Whether the instance is lost or its partner has closed the socket (an end of
@@ -681,15 +690,26 @@ class ChannelInstance:
 
     def _note_ending(self, event: OtherSegment) -> None:
         """A SOCKET_ACTION saying the queue manager quiesces (a plain endmqm: reconnectable
-        clients do not reconnect) or asking its clients to reconnect (endmqm -r)."""
+        clients do not reconnect) or asking its clients to reconnect (endmqm -r), as a
+        controlled end begins or as the queue manager ends: each conversation is told
+        (``Conversation.on_quiescing``)."""
         try:
             kind = sockact.parse(event.body, event.byte_order == _LITTLE).type
         except ProtocolError:
             return  # (clientsockact's to answer)
+        reconnect = kind == sockact.SocketActionType.RECONNECT_CLIENTS
         if kind in _QUIESCING:
             self.qmgr_ending = True
-        elif kind == sockact.SocketActionType.RECONNECT_CLIENTS:
+        elif reconnect:
             self.qmgr_ending = False
+        else:
+            return
+        self.quiescing = True
+        with self.state_lock:
+            told = list(self.conversations.values())
+        for conv in told:
+            if conv.on_quiescing is not None:
+                conv.on_quiescing(self, reconnect)
 
 
 _QUIESCING = (sockact.SocketActionType.QM_QUIESCE, sockact.SocketActionType.STOP_QUIESCE)
@@ -789,6 +809,7 @@ def open_socket(host: str, port: int, definition: ChannelDefinition, qmgr: str) 
             sock.settimeout(None)
             instance = ChannelInstance(sock, definition, n.agreed, reader)
             instance.ends_conversations = sockact.takes_end_conv(ev.product_id)
+            instance.qmid = (ev.mqm_id or "").strip()
             instance.thread.start()
             return instance
         raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)

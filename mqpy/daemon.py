@@ -15,7 +15,10 @@ Ending, as ``endmqm`` asks through signals to the pid in ``qm.lock``:
   backed out, a checkpoint is taken.
 - Either way the client channels tell their clients the queue manager ends, so that
   reconnectable ones do not reconnect; or, when endmqm -r wrote ``qm.endreconnect``, to
-  reconnect (``mqpy_chinit.svrconn.qmgr_ending``).
+  reconnect (``mqpy_chinit.svrconn.qmgr_ending``). A controlled end tells them as it
+  begins too (``svrconn.qmgr_quiescing``), as IBM's endmqm -c stands for STOP CHANNEL
+  MODE(QUIESCE). The client host's instances are told here; runmqchi's and runmqlsr's read
+  the word written in ``qm.clients`` (``qmstatus.CLIENTS_FILE``).
 - SIGKILL (``endmqm -p`` after its grace period): nothing runs; the next start recovers.
 
 ``qm.status`` in the queue-manager directory records the life cycle for ``dspmq`` (Starting,
@@ -73,8 +76,10 @@ from mqpy.pcf import PCFMessage
 from mqpy.programs import program
 from mqpy.qmstatus import (
     CLIENTS_END_FILE,
+    CLIENTS_FILE,
     END_RECONNECT_FILE,
     describe_status,
+    read_flag,
     read_status,
     take_flag,
     write_flag,
@@ -327,6 +332,7 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
             await trio.to_thread.run_sync(_start_services, eng)
             _start_stop_event(eng, events.queue_manager_active(eng.name))
             take_flag(qmdir, END_RECONNECT_FILE)  # (one left by an end that never read it)
+            write_flag(qmdir, CLIENTS_FILE, None)  # (the last end's word to the clients)
             try:
                 with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT,
                                                signal.SIGUSR1) as signals:
@@ -342,8 +348,13 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
                             outcome["end"] = "controlled"
                             _start_stop_event(eng, events.queue_manager_not_active(
                                 eng.name, quiescing=True))
+                            # the clients' word first: runmqchi, ending as the engine
+                            # quiesces, tells its clients what it says
+                            reconnect = _clients_quiescing(qmdir)
                             eng.quiesce()
                             write_status(qmdir, "Quiescing")
+                            if host is not None and hasattr(host, "qmgr_quiescing"):
+                                host.qmgr_quiescing(reconnect)
                             # services end as the end begins: a connected one (a trigger
                             # monitor) would otherwise hold the controlled end for ever
                             nursery.start_soon(trio.to_thread.run_sync, _stop_services, eng)
@@ -356,6 +367,8 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
                 told = _clients_told(qmdir, outcome["end"])
                 if host is not None and told is not None:
                     host.qmgr_ending(told == "RECONNECT")
+                if told is not None:  # runmqchi's and runmqlsr's instances
+                    write_flag(qmdir, CLIENTS_FILE, f"ENDING {told}")
                 # CONTROL(QMGR) services end first, while this loop still serves their
                 # stop programs' MQI calls
                 with trio.CancelScope(shield=True):
@@ -375,6 +388,15 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
 
     trio.run(serve)
     return outcome["end"]
+
+
+def _clients_quiescing(qmdir: str) -> bool:
+    """A controlled end begins: the word for runmqchi's and runmqlsr's client channel
+    instances written (``qm.clients``: they tell their clients and go on); whether they are
+    to reconnect (endmqm -r), for the client host's."""
+    reconnect = read_flag(qmdir, END_RECONNECT_FILE) is not None
+    write_flag(qmdir, CLIENTS_FILE, "QUIESCING " + ("RECONNECT" if reconnect else "QUIESCE"))
+    return reconnect
 
 
 def _clients_told(qmdir: str, end: str) -> str | None:

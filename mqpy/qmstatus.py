@@ -45,6 +45,11 @@ def describe_status(returncode: int) -> str:
 #: ``endmqm -r`` writes it before it signals the queue manager (and a plain endmqm removes
 #: it): the reconnectable clients are to reconnect. The daemon takes it when it ends.
 END_RECONNECT_FILE = "qm.endreconnect"
+#: the daemon's word to the client channel instances that run outside it (runmqchi's,
+#: runmqlsr's: ``mqpy_chinit.svrconn.watch_qmgr_end``): "QUIESCING <how>" as a controlled
+#: end begins, "ENDING <how>" as it ends, <how> QUIESCE (clients told the queue manager
+#: ends) or RECONNECT (endmqm -r); removed as the daemon starts
+CLIENTS_FILE = "qm.clients"
 #: the daemon writes it before it ends its channel initiator: the queue manager ends, and
 #: the channel initiator's clients are told so ("QUIESCE") or to reconnect ("RECONNECT")
 CLIENTS_END_FILE = "chinit.clientsend"
@@ -56,11 +61,21 @@ def write_flag(qmdir: str, name: str, value: str | None) -> None:
     try:
         if value is None:
             os.unlink(path)
-        else:
-            with filemodes.open_file(path, "w", encoding="utf-8") as f:
+        else:  # whole or not at all, for a reader woken by its change
+            with filemodes.open_file(path + ".tmp", "w", encoding="utf-8") as f:
                 f.write(value + "\n")
+            os.replace(path + ".tmp", path)
     except OSError:
         pass  # (none to remove; or the directory refuses: the default end is told)
+
+
+def read_flag(qmdir: str, name: str) -> str | None:
+    """What :func:`write_flag` wrote, the file left; None without one."""
+    try:
+        with open(os.path.join(qmdir, name), encoding="utf-8") as f:
+            return f.read().strip()
+    except OSError:
+        return None
 
 
 def take_flag(qmdir: str, name: str) -> str | None:

@@ -37,6 +37,19 @@ Theory of operation
   reconnect", unless -r): on an instance that shares conversations a SOCKET_ACTION
   QM_QUIESCE, or RECONNECT_CLIENTS with -r; on one that does not, a STATUS QM_TERMINATING,
   or nothing with -r (a plain end of the socket, which a client reconnects after).
+- Each instance's INITIAL_DATA says the queue manager's QMID (MQMId, asked once a channel
+  initiator and kept until its queue manager starts again), which a client reconnecting
+  with MQCNO_RECONNECT_Q_MGR compares (IBM: MQRC_RECONNECT_QMID_MISMATCH for a queue
+  manager of another QMID).
+- A controlled endmqm (-c, -w) tells them as it begins (:func:`qmgr_quiescing`), as IBM's
+  STOP CHANNEL MODE(QUIESCE) that it stands for: an instance that shares conversations gets
+  the same SOCKET_ACTION at once and goes on serving (its client's calls with
+  FAIL_IF_QUIESCING fail, MQRC_Q_MGR_QUIESCING, from the queue manager; its event handler
+  is told; a reconnectable one told RECONNECT_CLIENTS leaves to reconnect), one started
+  meanwhile as soon as it runs; one that does not share conversations can be told nothing
+  between calls, and learns it from its next call. Where the instances run: in the
+  daemon's client host (FASTPATH: the daemon calls both), in runmqchi (STANDARD) and in a
+  runmqlsr (each watches the daemon's ``qm.clients``: :func:`watch_qmgr_end`).
 - However the instance ends, each conversation that did not MQDISC is *abended*: its unit of
   work is backed out, as for a bindings application that ends without MQDISC.
 - Each conversation's MQI connection is one async MQI (``mqpy.loopcalls.mqi_port``): through the
@@ -57,6 +70,8 @@ Not here: asynchronous consume, XA.
 from __future__ import annotations
 
 import itertools
+import math
+import os
 import time
 import weakref
 from collections.abc import Awaitable, Callable
@@ -65,7 +80,7 @@ from typing import Any
 import attrs
 import trio
 
-from mqpy import CMQC, connstate, streamer
+from mqpy import CMQC, connstate, fswatch, streamer
 from mqpy.errors import MQMIError
 from mqpy.fap import channeldefs as D
 from mqpy.fap import mqiflows, mqiparams, sockact, tls, userid
@@ -80,6 +95,7 @@ from mqpy.fap.mqicalls import AsyncMQIVerbs
 from mqpy.fap.negotiation import negotiate
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import ByteOrder, ControlFlags1, Event, OtherSegment, SegmentType
+from mqpy.qmstatus import CLIENTS_FILE, read_flag
 from mqpy_chinit import svrconn_order, svrconn_stream, svrconn_wake, tlsstream
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.mca import CONFIRM_TIMEOUT
@@ -97,8 +113,8 @@ from mqpy_chinit.svrconn_inline import Answer, CallsServedAtOnce
 from mqpy_chinit.svrconn_relay import RELAYED, RelayedCalls
 from mqpy_chinit.svrconn_sockact import ConvIds, SocketActions
 
-__all__ = ["SvrconnInstance", "SvrconnStatus", "instances", "qmgr_ending", "serve_client",
-           "stop_instances"]
+__all__ = ["SvrconnInstance", "SvrconnStatus", "instances", "qmgr_ending", "qmgr_quiescing",
+           "serve_client", "stop_instances", "watch_qmgr_end"]
 
 #: STOP CHANNEL MODE(QUIESCE) waits this long at most for an instance's MQI call in progress
 #: (an MQGET waiting, say) before it ends the instance anyway, as IBM's client "gets
@@ -160,6 +176,14 @@ class _Registry:
         self.running: dict[str, list[SvrconnInstance]] = {}
         self.numbers = itertools.count(1)
         self.limiter = trio.CapacityLimiter(THREAD_LIMIT)
+        #: a controlled endmqm has begun: whether its clients are to reconnect (-r); None
+        #: while the queue manager does not quiesce (:func:`qmgr_quiescing`)
+        self.quiescing: bool | None = None
+        self.watching = False  # :func:`watch_qmgr_end` runs for this channel initiator
+        self.qmdir = ""  #: the queue-manager directory it watches
+        #: the queue manager's QMID, said in each instance's INITIAL_DATA (a client that
+        #: reconnects with MQCNO_RECONNECT_Q_MGR compares it); None until first asked
+        self.qmid: str | None = None
 
 
 _registries: weakref.WeakKeyDictionary[Any, _Registry] = weakref.WeakKeyDictionary()
@@ -198,9 +222,103 @@ def qmgr_ending(chinit: Any, reconnect: bool) -> int:
     return len(chosen)
 
 
+def qmgr_quiescing(chinit: Any, reconnect: bool) -> int:
+    """A controlled endmqm begins (``reconnect``: with -r): every running SVRCONN instance of
+    ``chinit`` tells its client, and goes on (:meth:`SvrconnInstance.qmgr_quiescing`); so
+    does each one started from now on. How many were running."""
+    registry = _registry(chinit)
+    if registry.quiescing is not None:
+        return 0  # (told already)
+    registry.quiescing = reconnect
+    chosen = instances(chinit)
+    for instance in chosen:
+        instance.qmgr_quiescing(reconnect)
+    return len(chosen)
+
+
+async def watch_qmgr_end(chinit: Any, qmdir: str) -> None:
+    """runmqchi and runmqlsr, from their first SVRCONN instance on: the daemon's word in
+    ``qm.clients`` in ``qmdir`` (``mqpy.qmstatus.CLIENTS_FILE``) carried out -- QUIESCING, a
+    controlled endmqm begins (:func:`qmgr_quiescing`); ENDING, the queue manager ends
+    (:func:`qmgr_ending`; runmqchi is also told as it is ended); no file, the queue manager
+    runs (again). inotify wakes it; where there is none it looks every :data:`WATCH_POLL`
+    seconds."""
+    registry = _registry(chinit)
+    watch = fswatch.open_watch()
+    try:
+        if watch is not None and not watch.add(qmdir, _WATCHED):
+            watch.close()
+            watch = None
+        last: str | None = None
+        while True:
+            word = read_flag(qmdir, CLIENTS_FILE)
+            if word != last:
+                last = word
+                phase, _, how = (word or "").partition(" ")
+                if phase == "QUIESCING":
+                    qmgr_quiescing(chinit, how == "RECONNECT")
+                elif phase == "ENDING":
+                    qmgr_ending(chinit, how == "RECONNECT")
+                elif word is None:  # the queue manager runs again (maybe created again)
+                    registry.quiescing = registry.qmid = None
+            if watch is None:
+                await trio.sleep(WATCH_POLL)
+            else:
+                await trio.lowlevel.wait_readable(watch.fd)
+                _drain(watch.fd)
+    finally:
+        if watch is not None:
+            watch.close()
+
+
+def _qmid_of(chinit: Any) -> str:
+    """The queue manager's QMID (MQINQ through a connection of the channel initiator's
+    own); "" when it cannot be asked (its instances then say none, and a client compares
+    names)."""
+    try:
+        qm = chinit.connect_qm()
+    except (MQMIError, OSError):
+        return ""
+    try:
+        value = qm.inquire(CMQC.MQCA_Q_MGR_IDENTIFIER)
+    except MQMIError:
+        return ""
+    finally:
+        try:
+            qm.disconnect()
+        except MQMIError:
+            pass
+    text = value.decode("latin-1") if isinstance(value, bytes) else str(value)
+    return text.strip()
+
+
+def _drain(fd: int) -> None:
+    """The inotify events waiting on ``fd``, read and dropped (the file is read again)."""
+    try:
+        while os.read(fd, 4096):
+            pass
+    except OSError:  # (BlockingIOError: read them all)
+        pass
+
+
+#: what :func:`watch_qmgr_end` is woken by in the queue-manager directory
+_WATCHED = fswatch.IN_MOVED_TO | fswatch.IN_DELETE
+#: without inotify, how often :func:`watch_qmgr_end` looks for the daemon's file
+WATCH_POLL = 1.0
+
+
 async def serve_client(chinit: Any, conversation: Conversation, first: InitialData,
                        definition: dict[str, object]) -> None:
-    """The ``svrconn_handler`` of a ChannelInitiator: run one SVRCONN instance to its end."""
+    """The ``svrconn_handler`` of a ChannelInitiator: run one SVRCONN instance to its end.
+    In runmqchi and runmqlsr (a channel initiator with a cluster cache, in its
+    queue-manager directory; not the daemon's client host, which the daemon tells itself)
+    the first one starts :func:`watch_qmgr_end`."""
+    registry = _registry(chinit)
+    cache = getattr(chinit, "cluster_cache", None)
+    if not registry.watching and cache and chinit.nursery is not None:
+        registry.watching = True
+        registry.qmdir = os.path.dirname(cache)
+        chinit.nursery.start_soon(watch_qmgr_end, chinit, registry.qmdir)
     await SvrconnInstance(chinit, conversation, first, definition).run()
 
 
@@ -247,6 +365,9 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
         #: endmqm's notice to the client, sent as the instance ends (the send lock held for
         #: it from the moment it was decided: no other flow is begun meanwhile)
         self.notice: Event | None = None
+        self.told_quiescing = False  # told that a controlled endmqm began
+        #: ``notice`` was decided without the send lock (:meth:`_cut_notice`)
+        self.notice_unlocked = False
         self.key = ""
 
     def log(self, msgid: str, text: str) -> None:
@@ -274,9 +395,16 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
                 self.nursery = nursery
                 nursery.start_soon(self._timers)
                 nursery.start_soon(self._receive)
+                if self.registry.quiescing is not None:  # a controlled endmqm has begun
+                    self.qmgr_quiescing(self.registry.quiescing)
         except ChannelEnded as e:
             self.log(e.msgid, f"Channel '{self.name}' ({self.peer}): {e.text}")
         finally:
+            # cut short by its channel initiator's end (runmqchi ends as its queue manager
+            # quiesces): the client told as endmqm tells it, if that is why
+            if self.nursery is not None and not self.closing \
+                    and trio.current_effective_deadline() == -math.inf:
+                self._cut_notice()
             # the instance's status goes only once its units of work are backed out
             with trio.CancelScope(shield=True):
                 await self._send_notice()
@@ -325,6 +453,25 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
                 pass
         self._end()
 
+    def qmgr_quiescing(self, reconnect: bool) -> None:
+        """A controlled endmqm begins (``reconnect``: -r): an instance that shares
+        conversations tells its client at once, in a task of its own (its send waits its
+        turn, at most NOTICE_GRACE seconds), and goes on serving; one that does not can
+        tell nothing between calls (module docstring)."""
+        if self.closing or self.told_quiescing or self.sharing <= 0 or self.nursery is None:
+            return
+        self.told_quiescing = True
+        notice = self._ending_notice(reconnect)
+        if notice is not None:
+            self.nursery.start_soon(self._send_quiescing, notice)
+
+    async def _send_quiescing(self, notice: Event) -> None:
+        with trio.move_on_after(NOTICE_GRACE):
+            try:
+                await self._send(notice)
+            except ChannelEnded:
+                pass  # the client went already
+
     def _ending_notice(self, reconnect: bool) -> Event | None:
         if self.sharing > 0:  # a SOCKET_ACTION of the instance (a TSHC, ConversationID 0)
             kind = sockact.SocketActionType.RECONNECT_CLIENTS if reconnect \
@@ -335,10 +482,30 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
             return None
         return Status(code=StatusCode.QM_TERMINATING, flags=ControlFlags1.ERROR)
 
+    def _cut_notice(self) -> None:
+        """The instance is cut short by its channel initiator's end: when the daemon's word
+        (``qm.clients``) says the queue manager quiesces or ends, the notice
+        :meth:`qmgr_ending` would have sent is sent as it ends (its send lock taken then,
+        at most NOTICE_GRACE seconds), so that a reconnectable client does not take the
+        cut for a failure (or, after endmqm -r, does)."""
+        qmdir = self.registry.qmdir
+        word = read_flag(qmdir, CLIENTS_FILE) if qmdir else None
+        phase, _, how = (word or "").partition(" ")
+        if phase in ("QUIESCING", "ENDING"):
+            self.closing = True
+            self.notice = self._ending_notice(how == "RECONNECT")
+            self.notice_unlocked = self.notice is not None
+
     async def _send_notice(self) -> None:
         notice, self.notice = self.notice, None
         if notice is None:
             return
+        if self.notice_unlocked:  # (:meth:`_cut_notice`'s: the lock is taken now)
+            self.notice_unlocked = False
+            with trio.move_on_after(NOTICE_GRACE) as waited:
+                await self.send_lock.acquire()
+            if waited.cancelled_caught:
+                return
         try:
             with trio.move_on_after(NOTICE_GRACE):
                 await self.conv.send(notice)
@@ -367,8 +534,13 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
         return None
 
     async def _negotiate(self) -> None:
+        qmid = self.registry.qmid
+        if qmid is None:  # the first instance (since the queue manager started) asks
+            qmid = self.registry.qmid = await trio.to_thread.run_sync(
+                _qmid_of, self.chinit, limiter=self.registry.limiter)
         ours = InitialData(
             fap_level=OUR_FAP_LEVEL, channel_name=self.name, qmgr_name=self.chinit.qmgr_name,
+            mqm_id=qmid,
             max_msg_batch=50, max_transmission_size=MAX_TRANSMISSION_SIZE,
             max_msg_size=self.max_msg_size, heartbeat_interval=definition_int(self.definition, "HBINT"),
             conv_per_socket=definition_int(self.definition, "SHARECNV"),

@@ -1,0 +1,124 @@
+"""endmqm -p tells reconnectable clients what every endmqm tells them.
+
+IBM: "If you issue endmqm to stop a queue manager, reconnectable clients do not try to
+reconnect. To override this, specify -r"; -p (pre-emptive) is for client channels STOP
+CHANNEL MODE(TERMINATE).
+
+Given a reconnectable client of a queue manager whose client calls are served by its daemon
+(MQIBindType=FASTPATH) or relayed by its channel initiator (STANDARD), when the queue
+manager is ended with endmqm -p and started again, then the client does not reconnect (its
+next call fails MQRC_CONNECTION_BROKEN); with endmqm -p -r it reconnects and goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+import mqpy as pymqi  # the programs below are written as pymqi programs are
+from mqpy import CMQC, inprocess
+from tests.support.site import CHANNEL, QM, QUEUE, Site
+from tests.support.site_here import HereSite, started_site
+
+pytestmark = [pytest.mark.system, pytest.mark.timeout(240)]
+
+
+@pytest.fixture(scope="module")
+def fastpath_site(tmp_path_factory) -> Iterator[Site]:
+    yield from started_site(str(tmp_path_factory.mktemp("endmqm_p") / "data"), None, HereSite)
+
+
+@pytest.fixture(scope="module")
+def standard_site(tmp_path_factory) -> Iterator[Site]:
+    yield from started_site(str(tmp_path_factory.mktemp("endmqm_p_std") / "data"),
+                            {"MQIBindType": "STANDARD"}, HereSite)
+
+
+_MADE: list[pymqi.QueueManager] = []
+
+
+@pytest.fixture(params=["FASTPATH", "STANDARD"])
+def site(request, tmp_path, monkeypatch) -> Iterator[Site]:
+    """Each queue manager running, QUEUE empty, a reconnecting mqclient.ini."""
+    path = tmp_path / "mqclient.ini"
+    path.write_text("CHANNELS:\n   DefRecon=YES\n   ReconDelay=(200,0)\n")
+    monkeypatch.setenv("MQCLNTCF", str(path))
+    for var in ("MQSERVER", "MQCCDTURL", "MQ_CONNECT_TYPE"):
+        monkeypatch.delenv(var, raising=False)
+    s = request.getfixturevalue("fastpath_site" if request.param == "FASTPATH"
+                                else "standard_site")
+    ensure_running(s)
+    s.mqsc_here(f"CLEAR QLOCAL({QUEUE})\n", ok=False)
+    yield s
+    while _MADE:
+        qmgr = _MADE.pop()
+        recon = getattr(qmgr.__dict__.get("_conn"), "_recon", None)
+        try:
+            qmgr.disconnect()
+        except (pymqi.MQMIError, pymqi.PYIFError):
+            pass
+        if getattr(recon, "background", None) is not None:
+            recon.background.join(10)
+
+
+def ensure_running(site: Site) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        if not inprocess.is_locked(site.qmdir):
+            proc = site.inst.run("strmqm", QM)
+            assert proc.returncode in (0, 5), proc.stdout + proc.stderr
+            site._wait_listening()
+        try:
+            site.client().disconnect()
+            return
+        except pymqi.MQMIError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+def client(site: Site) -> tuple[pymqi.QueueManager, list[int]]:
+    qmgr = pymqi.QueueManager(None)
+    _MADE.append(qmgr)
+    qmgr.connect_tcp_client(QM, pymqi.CD(), CHANNEL, site.conn_info)
+    events: list[int] = []
+    qmgr.cb(operation=CMQC.MQOP_REGISTER, cbd=pymqi.CBD(
+        CallbackType=CMQC.MQCBT_EVENT_HANDLER,
+        CallbackFunction=lambda **kw: events.append(kw["cbc"].Reason)))
+    return qmgr, events
+
+
+def endmqm(site: Site, *options: str) -> None:
+    proc = site.inst.run("endmqm", *options, QM)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+IN_OUT = CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED
+
+
+def test_a_plain_endmqm_p_does_not_reconnect_reconnectable_clients(site):
+    """Given a reconnectable client with a queue open, when endmqm -p and strmqm, then its
+    next call fails MQRC_CONNECTION_BROKEN and it never reconnected."""
+    qmgr, events = client(site)
+    queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
+    endmqm(site, "-p")
+    ensure_running(site)
+    time.sleep(1)  # (a reconnection, if it were made, has had its chance)
+    with pytest.raises(pymqi.MQMIError) as e:
+        queue.put(b"x")
+    assert e.value.reason == CMQC.MQRC_CONNECTION_BROKEN
+    assert CMQC.MQRC_RECONNECTED not in events
+
+
+def test_endmqm_p_r_lets_reconnectable_clients_reconnect(site):
+    """Given a reconnectable client with a queue open and a persistent message put, when
+    endmqm -p -r and strmqm, then its next get gets the message over the same Queue."""
+    qmgr, events = client(site)
+    queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
+    queue.put(b"kept", pymqi.MD(Persistence=CMQC.MQPER_PERSISTENT))
+    endmqm(site, "-p", "-r")
+    ensure_running(site)
+    assert queue.get() == b"kept"
+    assert CMQC.MQRC_RECONNECTED in events
