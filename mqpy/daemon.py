@@ -353,7 +353,7 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
                             reconnect = _clients_quiescing(qmdir)
                             eng.quiesce()
                             write_status(qmdir, "Quiescing")
-                            if host is not None and hasattr(host, "qmgr_quiescing"):
+                            if host is not None:
                                 host.qmgr_quiescing(reconnect)
                             # services end as the end begins: a connected one (a trigger
                             # monitor) would otherwise hold the controlled end for ever

@@ -117,6 +117,11 @@ class ClientHost:
         while self.serving:
             await self._changed.wait()
 
+    def qmgr_quiescing(self, reconnect: bool) -> None:
+        """A controlled endmqm begins (``reconnect``: with -r): every handed-over client's
+        instance tells its client and goes on (``svrconn.qmgr_quiescing``)."""
+        svrconn.qmgr_quiescing(self.chinit, reconnect)
+
     def qmgr_ending(self, reconnect: bool) -> None:
         """endmqm (``reconnect``: with -r): every handed-over client's instance ends, its
         client told whether to reconnect (``svrconn.qmgr_ending``)."""

@@ -30,11 +30,6 @@ from tests.support.site_here import HereSite, started_site
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(240)]
 
-#: the daemon's client host is told as a controlled end begins through
-#: ``ClientHost.qmgr_quiescing`` (mqpy_chinit/clienthost.py), which this branch does not own
-_HOST_TELLS = pytest.mark.xfail(
-    strict=True, reason="needs ClientHost.qmgr_quiescing in mqpy_chinit/clienthost.py "
-                        "(calling svrconn.qmgr_quiescing), not this branch's file")
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +43,7 @@ def standard_site(tmp_path_factory) -> Iterator[Site]:
                             {"MQIBindType": "STANDARD"}, HereSite)
 
 
-@pytest.fixture(params=[pytest.param("FASTPATH", marks=_HOST_TELLS), "STANDARD"])
+@pytest.fixture(params=["FASTPATH", "STANDARD"])
 def site(request, monkeypatch, tmp_path) -> Iterator[Site]:
     """A queue manager of each bind type, running, QUEUE empty, no mqclient.ini."""
     monkeypatch.setenv("MQCLNTCF", str(tmp_path / "none.ini"))
@@ -177,7 +172,6 @@ def fastpath(monkeypatch, tmp_path, fastpath_site) -> Iterator[Site]:
     end_connections()
 
 
-@_HOST_TELLS
 def test_a_controlled_endmqm_tells_the_event_handler_at_once_and_calls_go_on(fastpath):
     """Given a client connection on an instance that shares conversations, with an event
     handler and a queue open, when endmqm -c is issued, then its event handler is told
