@@ -98,7 +98,7 @@ from mqpy.fap.tsh import ByteOrder, ControlFlags1, Event, OtherSegment, SegmentT
 from mqpy.qmstatus import CLIENTS_FILE, read_flag
 from mqpy_chinit import svrconn_order, svrconn_stream, svrconn_wake, tlsstream
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
-from mqpy_chinit.mca import CONFIRM_TIMEOUT
+from mqpy_chinit.mca import CONFIRM_TIMEOUT, partner_announced
 from mqpy_chinit.qmconn import QMConnection
 from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
 from mqpy_chinit.svrconn_calls import HANDLERS, MQICalls
@@ -342,6 +342,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
         self.status.sslciph = tls.ibm_name(cipher)
         self.status.sslpeer = tls_ids.get("ssl_peer", "")
         self.status.sslcerti = tls_ids.get("ssl_issuer", "")
+        partner_announced(self.status, first.product_id, conversation.stream)
         conversation.status = self.status
         self.registry = _registry(chinit)
         self.conversations: dict[int | None, ClientConversation] = {}

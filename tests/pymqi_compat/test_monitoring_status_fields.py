@@ -317,11 +317,6 @@ def test_svrconn_status_carries_job_name_mca_status_and_the_fixed_fields(qmgr, e
         "RUNNING", "NONE,NONE", "NONE,NONE", "0")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "mqpy_chinit/svrconn.py does not yet tell the instance's status what the client "
-    "announced: SvrconnInstance.__init__ needs, after the SSL fields, "
-    "partner_announced(self.status, first.product_id, conversation.stream) "
-    "with partner_announced imported from mqpy_chinit.mca"))
 def test_svrconn_status_carries_the_client_s_product_and_the_local_address(qmgr, env,
                                                                             application):
     """Given a mqpy client connected through APP.SVRCONN (its initial data's ProductId
