@@ -82,14 +82,18 @@ def _appl_name() -> str:
 def connect_from_environment(qmgr: str = "", user: str | None = None,
                              password: str | None = None, *,
                              ccdt_url: str | None = None, options: int = 0) -> ClientConnection:
-    """MQCONN as a client from MQSERVER, else the CCDT an MQCNO's CCDTUrl names
-    (``ccdt_url``), else MQCCDTURL (2058 when none is set). ``options``: the MQCNO's (its
-    reconnect options: :func:`connect`); a reconnection tries the CCDT's eligible entries
-    in the same order."""
-    mqserver = os.environ.get("MQSERVER", "").strip()
+    """MQCONN as a client, the channel found as IBM's client finds it: MQSERVER, else
+    mqclient.ini's CHANNELS ServerConnectionParms; else the CCDT an MQCNO's CCDTUrl names
+    (``ccdt_url``), else MQCCDTURL, else the one MQCHLLIB and MQCHLTAB (or the stanza's
+    ChannelDefinitionDirectory and ChannelDefinitionFile) name (2058 when none is set).
+    ``options``: the MQCNO's (its reconnect options: :func:`connect`); a reconnection tries
+    the CCDT's eligible entries in the same order."""
+    ini = config.client_channels()
+    mqserver = os.environ.get("MQSERVER", "").strip() \
+        or (ini.server_connection_parms or "").strip()
     if mqserver:
         return connect(qmgr, parse_mqserver(mqserver), user, password, options=options)
-    url = (ccdt_url or os.environ.get("MQCCDTURL", "")).strip()
+    url = (ccdt_url or os.environ.get("MQCCDTURL", "")).strip() or ini.ccdt_file(os.environ)
     if not url:
         raise _fail(CMQC.MQRC_Q_MGR_NAME_ERROR)
     candidates = select_from_ccdt(load_ccdt(url), qmgr)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 
 import attrs
 
@@ -477,12 +478,29 @@ def client_ini_path() -> str | None:
 
 @attrs.frozen
 class ClientChannels:
-    """mqclient.ini's CHANNELS values about reconnection (the strings as written; None: not
-    set): DefRecon, MQReconnectTimeout (seconds) and ReconDelay."""
+    """mqclient.ini's CHANNELS values (the strings as written; None: not set): about
+    reconnection DefRecon, MQReconnectTimeout (seconds) and ReconDelay; about where the
+    client channel is, ServerConnectionParms (as MQSERVER), ChannelDefinitionDirectory and
+    ChannelDefinitionFile (as MQCHLLIB and MQCHLTAB)."""
 
     def_recon: str | None = None
     reconnect_timeout: str | None = None
     recon_delay: str | None = None
+    server_connection_parms: str | None = None
+    channel_definition_directory: str | None = None
+    channel_definition_file: str | None = None
+
+    def ccdt_file(self, environ: Mapping[str, str]) -> str:
+        """The CCDT that MQCHLLIB and MQCHLTAB name, each else this stanza's
+        ChannelDefinitionDirectory and ChannelDefinitionFile (IBM's file name AMQCLCHL.TAB
+        when only a directory is named); "" when neither names anything."""
+        directory = environ.get("MQCHLLIB", "").strip() \
+            or (self.channel_definition_directory or "").strip()
+        name = environ.get("MQCHLTAB", "").strip() \
+            or (self.channel_definition_file or "").strip()
+        if not directory and not name:
+            return ""
+        return os.path.join(directory or ".", name or "AMQCLCHL.TAB")
 
 
 def client_channels() -> ClientChannels:
@@ -497,4 +515,6 @@ def client_channels() -> ClientChannels:
     except OSError:
         return ClientChannels()
     return ClientChannels(_get(values, "DefRecon"), _get(values, "MQReconnectTimeout"),
-                          _get(values, "ReconDelay"))
+                          _get(values, "ReconDelay"), _get(values, "ServerConnectionParms"),
+                          _get(values, "ChannelDefinitionDirectory"),
+                          _get(values, "ChannelDefinitionFile"))

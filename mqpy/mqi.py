@@ -808,9 +808,14 @@ class Queue(MQObject):
 
 
 def _client_environment() -> bool:
-    """True when MQSERVER or MQCCDTURL names somewhere a client connection can go: where an
-    MQCONN that finds no queue manager here goes as a client, as IBM's client library does."""
-    return bool(os.environ.get("MQSERVER", "").strip() or os.environ.get("MQCCDTURL", "").strip())
+    """True when MQSERVER, MQCCDTURL, MQCHLLIB or MQCHLTAB, or mqclient.ini's CHANNELS
+    stanza, names somewhere a client connection can go: where an MQCONN that finds no queue
+    manager here goes as a client, as IBM's client library does."""
+    if any(os.environ.get(name, "").strip()
+           for name in ("MQSERVER", "MQCCDTURL", "MQCHLLIB", "MQCHLTAB")):
+        return True
+    ini = config.client_channels()
+    return bool((ini.server_connection_parms or "").strip() or ini.ccdt_file({}))
 
 
 def _check_client_tls(sco: Any) -> None:

@@ -2,18 +2,13 @@
 CCDT named by MQCCDTURL; a CCDT named by MQCHLLIB / MQCHLTAB, or by the CHANNELS stanza of
 mqclient.ini (ChannelDefinitionDirectory, ChannelDefinitionFile); mqclient.ini's
 ServerConnectionParms (MQSERVER's value in the file). The client library does the finding
-(``mqpy.client.connect_from_environment``): what it does not do yet is marked xfail."""
+(``mqpy.client.connect_from_environment``)."""
 
 from __future__ import annotations
 
 import json
 
-import pytest
-
 from .conftest import CHANNEL, QM, sample
-
-_NOT_YET = ("mqpy's client looks for its channel in MQSERVER and MQCCDTURL only "
-            "(mqpy/client.py connect_from_environment); IBM's client also reads ")
 
 
 def _ccdt(site, directory) -> str:
@@ -44,7 +39,6 @@ def test_given_mqccdturl_when_amqsputc_connects_then_the_ccdt_gives_the_channel(
     assert _puts(site, _client_env(site, MQCCDTURL=_ccdt(site, tmp_path))) == _PUT
 
 
-@pytest.mark.xfail(strict=True, reason=_NOT_YET + "MQCHLLIB and MQCHLTAB")
 def test_given_mqchllib_and_mqchltab_when_amqsputc_connects_then_that_ccdt_is_used(
         site, tmp_path):
     _ccdt(site, tmp_path)
@@ -52,8 +46,6 @@ def test_given_mqchllib_and_mqchltab_when_amqsputc_connects_then_that_ccdt_is_us
     assert _puts(site, env) == _PUT
 
 
-@pytest.mark.xfail(strict=True, reason=_NOT_YET + "mqclient.ini's CHANNELS "
-                   "ChannelDefinitionDirectory and ChannelDefinitionFile")
 def test_given_mqclient_ini_naming_a_ccdt_when_amqsputc_connects_then_it_is_used(
         site, tmp_path):
     _ccdt(site, tmp_path)
@@ -63,8 +55,6 @@ def test_given_mqclient_ini_naming_a_ccdt_when_amqsputc_connects_then_it_is_used
     assert _puts(site, _client_env(site, MQCLNTCF=str(ini))) == _PUT
 
 
-@pytest.mark.xfail(strict=True, reason=_NOT_YET + "mqclient.ini's CHANNELS "
-                   "ServerConnectionParms")
 def test_given_mqclient_ini_server_connection_parms_when_amqsputc_connects_then_it_is_used(
         site, tmp_path):
     ini = tmp_path / "mqclient.ini"
