@@ -114,7 +114,7 @@ from mqpy_chinit.svrconn_relay import RELAYED, RelayedCalls
 from mqpy_chinit.svrconn_sockact import ConvIds, SocketActions
 
 __all__ = ["SvrconnInstance", "SvrconnStatus", "instances", "qmgr_ending", "qmgr_quiescing",
-           "serve_client", "stop_instances", "watch_qmgr_end"]
+           "serve_client", "stop_instances", "watch_from_the_start", "watch_qmgr_end"]
 
 #: STOP CHANNEL MODE(QUIESCE) waits this long at most for an instance's MQI call in progress
 #: (an MQGET waiting, say) before it ends the instance anyway, as IBM's client "gets
@@ -236,13 +236,25 @@ def qmgr_quiescing(chinit: Any, reconnect: bool) -> int:
     return len(chosen)
 
 
-async def watch_qmgr_end(chinit: Any, qmdir: str) -> None:
+def watch_from_the_start(nursery: trio.Nursery, chinit: Any, qmdir: str,
+                         on_ending: Callable[[], None]) -> None:
+    """runmqlsr: :func:`watch_qmgr_end` from now on, not from its first SVRCONN instance,
+    and ``on_ending()`` (in a worker thread) as the queue manager quiesces or ends: the
+    listener lets go of its own connections then, so that it holds no controlled end (IBM's
+    listeners are not applications the end waits for)."""
+    registry = _registry(chinit)
+    registry.watching, registry.qmdir = True, qmdir
+    nursery.start_soon(watch_qmgr_end, chinit, qmdir, on_ending)
+
+
+async def watch_qmgr_end(chinit: Any, qmdir: str,
+                         on_ending: Callable[[], None] | None = None) -> None:
     """runmqchi and runmqlsr, from their first SVRCONN instance on: the daemon's word in
     ``qm.clients`` in ``qmdir`` (``mqpy.qmstatus.CLIENTS_FILE``) carried out -- QUIESCING, a
     controlled endmqm begins (:func:`qmgr_quiescing`); ENDING, the queue manager ends
     (:func:`qmgr_ending`; runmqchi is also told as it is ended); no file, the queue manager
-    runs (again). inotify wakes it; where there is none it looks every :data:`WATCH_POLL`
-    seconds."""
+    runs (again). Either of the first two then calls ``on_ending``. inotify wakes it; where
+    there is none it looks every :data:`WATCH_POLL` seconds."""
     registry = _registry(chinit)
     watch = fswatch.open_watch()
     try:
@@ -261,6 +273,8 @@ async def watch_qmgr_end(chinit: Any, qmdir: str) -> None:
                     qmgr_ending(chinit, how == "RECONNECT")
                 elif word is None:  # the queue manager runs again (maybe created again)
                     registry.quiescing = registry.qmid = None
+                if on_ending is not None and phase in ("QUIESCING", "ENDING"):
+                    await trio.to_thread.run_sync(on_ending)
             if watch is None:
                 await trio.sleep(WATCH_POLL)
             else:

@@ -163,6 +163,7 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
             if not serve_initq:  # a runmqlsr: its instances answer the channel initiator
                 await nursery.start(functools.partial(
                     lsrcontrol.serve, chinit, lsrcontrol.socket_path(qmdir), log))
+                svrconn.watch_from_the_start(nursery, chinit, qmdir, admin.release)
             for port in chinit.ports:
                 print(f"AMQ8021I: Request to start IBM MQ listener accepted (port {port}).",
                       flush=True)
@@ -175,7 +176,7 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
         admin.close()
         try:
             qm.disconnect()
-        except mqpy.MQMIError:
+        except (mqpy.MQMIError, mqpy.PYIFError):  # (a runmqlsr may have let it go)
             pass
         _leave_to_the_end()
     if unserved:

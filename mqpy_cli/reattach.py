@@ -45,6 +45,18 @@ class ReattachingAdmin(MQSCAdmin):
     def channel_decision(self, query: dict[str, object]) -> dict[str, object]:
         return self._reattaching(super().channel_decision, query)
 
+    def release(self) -> None:
+        """Let go of the connection (the queue manager quiesces or ends: a listener holds no
+        controlled end); the next question reattaches, refused until the queue manager runs
+        again."""
+        with self._attach_lock:
+            if not self._broken:
+                self._broken = True
+                self._own = True  # (dropped at the reattach, or now)
+            if self._own:
+                self._own = False
+                self._drop()
+
     def close(self) -> None:
         if not self._broken:
             super().close()

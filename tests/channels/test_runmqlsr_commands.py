@@ -111,10 +111,10 @@ def test_the_channel_initiators_rows_come_first_then_each_listeners():
     garbled answer) is left out, and a listener that answered nothing adds nothing."""
     instance = {"CHANNEL": "QM1.TO.QM2", "CHLTYPE": "RCVR", "STATUS": "RUNNING",
                 "CONNAME": "127.0.0.1", "RQMNAME": "QM1"}
-    rows = lsrcontrol.merged_status([_mark("QM1.TO.QM2")],
-                                    [{"ok": True, "status": [instance]},
-                                     {"ok": True, "status": ["garbage"]}, {}])
-    assert rows == [_mark("QM1.TO.QM2"), instance]
+    mark = _mark("QM1.TO.QM2")
+    rows = lsrcontrol.merged_status([mark], [{"ok": True, "status": [instance]},
+                                             {"ok": True, "status": ["garbage"]}, {}])
+    assert rows == [mark, instance]
 
 
 def test_stop_is_done_if_the_channel_initiator_or_a_runmqlsr_stopped_an_instance():
