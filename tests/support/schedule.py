@@ -16,7 +16,7 @@ from xdist.scheduler import LoadFileScheduling
 #: longest first; each a path from the repository's root (per-file sums of a whole-suite run
 #: with --junitxml, 4 workers, 2026-11-29 at ac85fb6, files of 7 s or more, and the hostile
 #: requests', the reconnection's and the idle processes' files placed by runs of their own;
-#: the tests/spark files are one work unit, see SHARED_SET_UP)
+#: the tests/spark and tests/samples files are each one work unit, see SHARED_SET_UP)
 LONGEST = (
     "tests/spark/test_columnar.py",
     "tests/spark/test_report_content.py",
@@ -25,6 +25,15 @@ LONGEST = (
     "tests/spark/test_report.py",
     "tests/spark/test_inputs.py",
     "tests/chaos/test_short_run.py",
+    "tests/samples/test_samples_browse_and_connect.py",
+    "tests/samples/test_samples_client.py",
+    "tests/samples/test_samples_triggered.py",
+    "tests/samples/test_samples_rua.py",
+    "tests/samples/test_samples_pubsub.py",
+    "tests/samples/test_samples_client_channel.py",
+    "tests/samples/test_samples.py",
+    "tests/client/test_reconnect_qmid.py",
+    "tests/client/test_quiesce.py",
     "tests/channels/test_pipelining.py",
     "tests/client/test_reconnect.py",
     "tests/daemon/test_lifecycle.py",
@@ -39,6 +48,13 @@ LONGEST = (
     "tests/robustness/test_hostile_peers.py",
     "tests/security/test_strmqm_security.py",
     "tests/robustness/test_hostile_bindings_requests.py",
+    "tests/daemon/test_endmqm_preemptive_clients.py",
+    "tests/daemon/test_endmqm_runmqlsr_clients.py",
+    "tests/benchmarks/test_request_reply_bench.py",
+    "tests/web/test_hostile_requests.py",
+    "tests/robustness/test_hostile_tls.py",
+    "tests/channels/test_operator_receiver_quiesce.py",
+    "tests/channels/test_operator_states.py",
     "tests/daemon/test_idle_cluster.py",
     "tests/daemon/test_idle_pubsub.py",
     "tests/robustness/test_hostile_lsrcontrol.py",
@@ -103,8 +119,9 @@ def long_files_first(items: list[pytest.Item]) -> None:
 
 #: folders whose files make one work unit of ``--dist loadfile``: one worker runs them all,
 #: so that what they share per process is made once, not once on every worker (a Spark
-#: session: a JVM and its first jobs' code generation, 15-60 s each)
-SHARED_SET_UP = ("tests/spark/",)
+#: session: a JVM and its first jobs' code generation, 15-60 s each; the samples' queue
+#: manager, started by strmqm with a listener)
+SHARED_SET_UP = ("tests/spark/", "tests/samples/")
 
 
 def work_unit(nodeid: str) -> str:
