@@ -163,3 +163,32 @@ async def test_a_receiver_quiesced_during_batches_loses_and_duplicates_nothing(q
             await wait_until(lambda: qm1.depth("QM2") == 0)
         finish(nursery)
     assert qm2.drain("TARGET") == bodies
+
+
+async def test_a_requester_quiesced_while_idle_stops_after_its_next_batch(qm1, qm2):
+    """Given QM2's RQSTR QM1.SVR receiving from QM1's SVR, idle with HBINT(0), when QM2's
+    operator issues STOP CHANNEL (MODE(QUIESCE)), then the requester goes on RUNNING with
+    STOPREQ(YES); the next message is delivered, and then it ends STOPPED."""
+    async with trio.open_nursery() as nursery:
+        r1 = await start_chinit(nursery, qm1, listen=True)
+        qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+        qm1.define("CHANNEL", "QM1.SVR", CHLTYPE="SVR", XMITQ="QM2", HBINT=0, DISCINT=0)
+        qm2.define("CHANNEL", "QM1.SVR", CHLTYPE="RQSTR", CONNAME=f"127.0.0.1({r1.port})",
+                   HBINT=0)
+        qm2.define("QLOCAL", "TARGET")
+        await trio.to_thread.run_sync(qm1.put, "TARGET", b"r0", "QM2")
+        r2 = await start_chinit(nursery, qm2)
+        assert r2.chinit.start_channel("QM1.SVR") is None
+        await wait_until(lambda: qm2.committed("TARGET") == 1)
+        assert (await mqsc(qm2, "STOP CHANNEL(QM1.SVR)")).ok
+        await trio.sleep(0.5)
+        st = r2.chinit.status_of("QM1.SVR")
+        shown = (st.state, st.as_mqsc()["STOPREQ"])
+        assert "QM1.SVR" in r2.chinit.running
+        await trio.to_thread.run_sync(qm1.put, "TARGET", b"r1", "QM2")
+        with trio.fail_after(10):
+            await wait_until(lambda: "QM1.SVR" not in r2.chinit.running)
+        assert r2.chinit.status_of("QM1.SVR").state is ChannelState.STOPPED
+        finish(nursery)
+    assert shown == (ChannelState.RUNNING, "YES")
+    assert qm2.drain("TARGET") == [b"r0", b"r1"]
