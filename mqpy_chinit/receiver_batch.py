@@ -6,7 +6,9 @@ assured-delivery rules: the sequence-number check and its wrap, when a run of ar
 put (PUT_RUN, mqiflows.RUN_BYTES, the confirm request, a fast non-persistent message before
 waiting for the network), which puts go outside syncpoint (NPMSPEED(FAST)), how a batch ends
 (its sync record replaced and committed, or none for a fast batch; STATUS 0) and what the
-answers to RESYNC, RESET, heartbeats and the partner's STATUS are. :class:`Delivery` owns one
+answers to RESYNC, RESET, heartbeats and the partner's STATUS are, and where STOP CHANNEL
+MODE(QUIESCE) ends the channel (:class:`Quiesced`: at the end of a batch, or at a heartbeat
+when no batch is in progress, never inside one). :class:`Delivery` owns one
 arrival a plain put did not take: message retry (MRRTY, MRTMR; the clock passed in), the
 exception report, the dead-letter queue (USEDLQ), and whether the channel ends for it.
 
@@ -30,7 +32,7 @@ __all__ = [
     "AnswerHeartbeat", "AnswerReset", "AnswerResync", "AnswerStatus", "BackOut", "BatchDone",
     "CloseHandles", "DeadLettered", "Delivered", "Delivery", "EndChannel", "EndFastBatch",
     "HardenBatch", "PartnerEnded", "PutArrivals", "PutDeadLetter", "PutExceptionReport",
-    "ReceiverBatch", "RetryPut", "PUT_RUN", "RETRIED_REASONS",
+    "Quiesced", "ReceiverBatch", "RetryPut", "PUT_RUN", "RETRIED_REASONS",
 ]
 
 PUT_RUN = 64  # arrivals a receiver puts in one round trip, at most
@@ -135,6 +137,13 @@ class EndChannel:
 
 
 @attrs.frozen
+class Quiesced:
+    """STOP CHANNEL MODE(QUIESCE) ends the channel here, between batches: the partner is told
+    USER_CLOSED (its STATUS, CLOSE_CHANNEL) and the instance ends. Nothing is in progress:
+    the last batch is committed and confirmed, the next one not begun."""
+
+
+@attrs.frozen
 class PartnerEnded:
     """The partner ended the channel with STATUS ``code`` (USER_CLOSED: a normal end)."""
 
@@ -211,10 +220,12 @@ BACK_OUT = BackOut()
 CLOSE_HANDLES = CloseHandles()
 ANSWER_OK = AnswerStatus(0)
 ANSWER_HEARTBEAT = AnswerHeartbeat()
+QUIESCED = Quiesced()
 DELIVERED = Delivered()
 
 Action = Union[PutArrivals, HardenBatch, EndFastBatch, AnswerStatus, BatchDone, AnswerResync,
-               AnswerReset, AnswerHeartbeat, CloseHandles, BackOut, EndChannel, PartnerEnded]
+               AnswerReset, AnswerHeartbeat, CloseHandles, BackOut, EndChannel, PartnerEnded,
+               Quiesced]
 DeliveryAction = Union[RetryPut, PutExceptionReport, PutDeadLetter, DeadLettered, Delivered,
                        Discarded, EndChannel]
 
@@ -394,9 +405,10 @@ class ReceiverBatch:
         return Delivery(dest_q, dest_qm, self.outside_syncpoint(ev), report, reply_to,
                         self.retries, self.retry_interval, self.use_dlq)
 
-    def end_batch(self, made: bool) -> tuple[Action, ...]:
+    def end_batch(self, made: bool, quiescing: bool = False) -> tuple[Action, ...]:
         """The confirm request's arrivals are put (``made``: the run of the last ones also
-        replaced the sync record and committed): harden the batch, answer STATUS 0."""
+        replaced the sync record and committed): harden the batch, answer STATUS 0; then,
+        ``quiescing`` (STOP CHANNEL MODE(QUIESCE) asked meanwhile), the channel ends."""
         if self.recoverable:
             end: Action = self._harden(self.seq, self.last_luwid, made)
         else:
@@ -404,6 +416,8 @@ class ReceiverBatch:
         self.delivered = False
         self.recoverable = not self.fast
         size, self.in_batch = self.in_batch, 0
+        if quiescing:
+            return end, ANSWER_OK, BatchDone(size), QUIESCED
         return end, ANSWER_OK, BatchDone(size)
 
     def _harden(self, seq: int, luwid: bytes, made: bool = False) -> HardenBatch:
@@ -426,16 +440,25 @@ class ReceiverBatch:
         """RESET from the sender's operator: take its number (RESET CHANNEL SEQNUM)."""
         return BACK_OUT, self._harden(seq, NO_LUWID), AnswerReset(seq), CLOSE_HANDLES
 
-    def heartbeat(self, flags: int, luwid: bytes) -> tuple[Action, ...]:
+    def heartbeat(self, flags: int, luwid: bytes, quiescing: bool = False
+                  ) -> tuple[Action, ...]:
         """A heartbeat: a confirm request with a LUWID is an empty batch's end (every message
         was dead-lettered at the sender); one without asks for a heartbeat back. With no
-        batch open the channel is idle: its destinations are not held open meanwhile."""
+        batch open the channel is idle: its destinations are not held open meanwhile, and
+        ``quiescing`` (STOP CHANNEL MODE(QUIESCE) asked while idle) it ends here, the
+        partner's heartbeat answered by the USER_CLOSED that ends it; a batch heartbeat
+        inside a batch leaves the stop to that batch's end."""
+        ends = quiescing and self.in_batch == 0
         actions: tuple[Action, ...] = ()
         if flags & _CONFIRM_REQUEST:
-            actions = (self._harden(self.seq, luwid), ANSWER_OK) if luwid != NO_LUWID \
-                else (ANSWER_HEARTBEAT,)
+            if luwid != NO_LUWID:
+                actions = (self._harden(self.seq, luwid), ANSWER_OK)
+            elif not ends:
+                actions = (ANSWER_HEARTBEAT,)
         if self.in_batch == 0:
             actions += (CLOSE_HANDLES,)
+        if ends:
+            actions += (QUIESCED,)
         return actions
 
     def partner_status(self, code: int) -> tuple[Action, ...]:

@@ -2,7 +2,10 @@
 batches. ``receiver_batch`` decides (sequence numbers, runs of puts, syncpoint, the batch's
 end, message retry, dead-lettering); this module carries its actions out: the conversation,
 the MQI calls (runs of puts in one round trip, destinations held open from batch to batch,
-PUTAUT's users), the channel's status."""
+PUTAUT's users), the channel's status. STOP CHANNEL MODE(QUIESCE) is a stop request on that
+status (``stop_requested``, set by ``startstop``), not a cancel: the batch machine is told of
+it at each batch's end and at each heartbeat, and the channel ends there (:class:`Quiesced`);
+MODE(FORCE) and TERMINATE cancel the MCA at once."""
 
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from mqpy.fap.initialdata import CapFlags1, InitialData
 from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData
 from mqpy.fap.mqicalls import Step
 from mqpy.fap.statuscodes import StatusCode
-from mqpy.fap.tsh import Event, SegmentType
+from mqpy.fap.tsh import ControlFlags1, Event, SegmentType
 from mqpy_chinit import batchcalls, distribution, pings, syncq
 from mqpy_chinit.arrivals import arrival, arrival_pmo, as_user, transmission_header
 from mqpy_chinit.channelexit import ChannelExits, SuppressedArrival
@@ -66,6 +69,7 @@ from mqpy_chinit.receiver_batch import (
     PutArrivals,
     PutDeadLetter,
     PutExceptionReport,
+    Quiesced,
     ReceiverBatch,
     RetryPut,
 )
@@ -73,6 +77,10 @@ from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
 from mqpy_chinit.tlsstream import KeyRepository
 
 BATCH_HANDLES = 8  # destinations (and put users) a receiver opens for a batch, at most
+#: seconds a receiver quiesced by STOP CHANNEL goes on reading (and discarding) what its
+#: sender sent after the batch it ended, so that the sender reads USER_CLOSED in answer to
+#: its next confirm request rather than a connection reset by unread data
+QUIESCE_DRAIN = 2.0
 
 
 ChannelLookup = Callable[[str], "dict[str, object] | None"]
@@ -259,7 +267,7 @@ class ReceiverMCA:
                     made = await self._put_held(conv, qm, action.batch_end)
                     if not action.batch_end:
                         continue
-                    action = batch.end_batch(made)
+                    action = batch.end_batch(made, bool(self.status.stop_requested))
                 await self._carry_out(conv, qm, action)
                 continue
             if batch.other_flow() is not None:
@@ -272,7 +280,8 @@ class ReceiverMCA:
             elif isinstance(ev, Reset):
                 actions = batch.reset(ev.seqnum)
             elif isinstance(ev, Heartbeat):
-                actions = batch.heartbeat(int(ev.flags), ev.luwid)
+                actions = batch.heartbeat(int(ev.flags), ev.luwid,
+                                          bool(self.status.stop_requested))
             elif isinstance(ev, Status):
                 actions = batch.partner_status(ev.code)
             else:
@@ -344,7 +353,32 @@ class ReceiverMCA:
                 if action.code == StatusCode.USER_CLOSED:
                     return True
                 raise status_error(Status(code=action.code))
+            elif kind is Quiesced:
+                await self._quiesced(conv)
         return False
+
+    async def _quiesced(self, conv: Conversation) -> NoReturn:
+        """STOP CHANNEL MODE(QUIESCE) ends the channel between batches: the partner is told
+        USER_CLOSED (a sender logs AMQ9528I and retries; a STOPPED channel refuses its
+        retries, AMQ9558E there), this end logs AMQ9528I and the instance ends, INACTIVE
+        (the channel's own STOPPED mark, when STATUS(STOPPED) was asked, is STOP CHANNEL's;
+        a requester is left STOPPED by its ending: ``retry`` False)."""
+        stopped = self.status.stop_requested == "STOPPED"
+        try:  # (as a sender's quiesced end tells its receiver)
+            await conv.send(Status(code=StatusCode.USER_CLOSED,
+                                   flags=ControlFlags1.CLOSE_CHANNEL))
+            # a sender already sending its next batch: what it sends is not put (the batch
+            # is not begun here; the sender backs it out, or resolves it from this end's
+            # sync record), only read until it has read the USER_CLOSED and gone
+            with trio.move_on_after(QUIESCE_DRAIN):
+                while True:
+                    await conv.recv(None)
+        except ChannelEnded:
+            pass  # the partner went: the end is the same
+        raise ChannelEnded("AMQ9528I", f"User requested closure of channel "
+                           f"'{self.name}' (MODE(QUIESCE), between batches): "
+                           f"{'STOPPED' if stopped else 'INACTIVE'}.", not stopped,
+                           StatusCode.USER_CLOSED)
 
     async def _put_held(self, conv: Conversation | None, qm: mqpy.QueueManager,
                         batch_end: bool = False) -> bool:

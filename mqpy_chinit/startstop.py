@@ -18,6 +18,10 @@ from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
 #: a sending channel's states before its first batch: a quiesced stop has no batch to let
 #: finish, and ends the start at once (it would otherwise wait out the negotiation)
 _NEGOTIATING = frozenset({ChannelState.STARTING, ChannelState.BINDING})
+#: a receiving instance's states in which MODE(QUIESCE) is a stop request its MCA obeys at
+#: the end of the batch in progress, or at the next batch's end or heartbeat when idle
+#: (``receiver_mca``); before it runs (negotiating) it is ended at once
+_RECEIVING = frozenset({ChannelState.RUNNING, ChannelState.PAUSED})
 
 
 class ChannelControl:
@@ -98,7 +102,13 @@ class ChannelControl:
         (``svrconn.stop_instances``; FASTPATH: the client host's too, :meth:`_command`).
         ``ignstate`` False (IBM's IGNSTATE(NO), the MQSC default): a message channel
         already STOPPED, or not running when STATUS(INACTIVE) is asked, is refused with
-        AMQ9533E."""
+        AMQ9533E.
+
+        MODE(QUIESCE) of a receiving instance (RCVR, CLUSRCVR, RQSTR) running is a stop
+        request (STOPREQ(YES), STATUS still RUNNING), not a cancel: it ends at the end of
+        the batch in progress, or, idle, at the next batch's end or next heartbeat (IBM:
+        "If the channel is idle this command does not terminate a receiving channel").
+        MODE(FORCE) or TERMINATE, or a later one of them, ends it at once."""
         if chltype == "SVRCONN":
             svrconn.stop_instances(self, name, mode, conname)
             if conname:
@@ -117,7 +127,8 @@ class ChannelControl:
                 st = self.statuses.get(key)
                 if st is not None:
                     st.stop_requested = status
-                scope.cancel()
+                if mode != "QUIESCE" or st is None or st.state not in _RECEIVING:
+                    scope.cancel()
             if not calling and (picked or status != "STOPPED"):
                 return None  # the instances end; the channel itself is not marked STOPPED
         st = self.statuses.get(name)
@@ -133,8 +144,9 @@ class ChannelControl:
                 st = self.statuses.setdefault(name, ChannelStatus(name, chltype or "SDR"))
                 if st.state is not ChannelState.STOPPED:
                     st.move(ChannelEvent.STOP)
+                    how = "its instances end" if instances else "it was not running"
                     self.log("AMQ9528I", f"User requested closure of channel '{name}': "
-                             f"STOPPED (it was not running).")
+                             f"STOPPED ({how}).")
                 self._remember_soon(name, "STOPPED")
             return None
         st.stop_requested = status
@@ -145,6 +157,8 @@ class ChannelControl:
             retry.woken.set()
         elif mode == "QUIESCE" and sender is not None and st.state not in _NEGOTIATING:
             sender.stop_requested.set()
+        elif mode == "QUIESCE" and st.chltype == "RQSTR" and st.state in _RECEIVING:
+            pass  # a requester receiving: its MCA ends it between batches (stop_requested)
         else:
             scope = self.running.get(name)
             if scope is not None:

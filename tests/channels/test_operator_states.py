@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 
-import pytest
 import trio
 
 from mqpy import CMQCFC
@@ -187,10 +186,6 @@ async def test_ping_channel_of_a_receiver_is_refused_as_the_wrong_type(qm1, qm2)
 
 
 
-@pytest.mark.xfail(strict=True, reason="a receiving instance is cancelled by any STOP "
-                   "CHANNEL: IBM's MODE(QUIESCE) leaves an idle receiver until its next "
-                   "batch or heartbeat, which mqpy_chinit/receiver_mca.py (not this work's "
-                   "file) would have to watch for")
 async def test_stop_quiesce_leaves_an_idle_receiver_until_its_next_batch(qm1, qm2):
     """Given channel QM1.TO.QM2 RUNNING and idle (no heartbeats), when the operator issues
     STOP CHANNEL (MODE(QUIESCE)) at the receiver QM2, then the receiving instance is not
