@@ -152,8 +152,9 @@ class CallingChannels:
                 await self._supervised(name, mca)
         except ChannelEnded as e:
             self.log(e.msgid, f"Channel '{name}': {e.text}")
-            if not e.retry:
+            if not e.retry:  # (a quiesced STOP CHANNEL STATUS(STOPPED) too)
                 status.move(ChannelEvent.STOP)
+                self._remember_soon(name, "STOPPED")  # as a sender's STOPPED is remembered
             elif status.state is not ChannelState.INACTIVE:  # (the MCA ended it already)
                 status.move(ChannelEvent.ENDED)
         else:

@@ -195,7 +195,8 @@ async def test_stop_channel_qmname_ends_one_instance_of_a_generic_receiver(make_
         c3.start_channel("CH.GEN")
         await wait_until(lambda: {("CH.GEN", "QM1"), ("CH.GEN", "QM3")}
                          <= set(r2.chinit.receivers))
-        result = await mqsc(qm2, "STOP CHANNEL(CH.GEN) QMNAME(QM1)")
+        # FORCE: an idle receiving instance waits for its next batch under QUIESCE (IBM)
+        result = await mqsc(qm2, "STOP CHANNEL(CH.GEN) QMNAME(QM1) MODE(FORCE)")
         assert result.ok, result.lines
         await wait_until(lambda: ("CH.GEN", "QM1") not in r2.chinit.receivers)
         qm3.put("TARGET", b"still flowing", qmgr="QM2")

@@ -189,6 +189,8 @@ async def test_a_requester_quiesced_while_idle_stops_after_its_next_batch(qm1, q
         with trio.fail_after(10):
             await wait_until(lambda: "QM1.SVR" not in r2.chinit.running)
         assert r2.chinit.status_of("QM1.SVR").state is ChannelState.STOPPED
+        # remembered, as a sender's STOPPED is: a restart of the channel initiator keeps it
+        await wait_until(lambda: r2.chinit._wanted_states.get("QM1.SVR") == "STOPPED")
         finish(nursery)
     assert shown == (ChannelState.RUNNING, "YES")
     assert qm2.drain("TARGET") == [b"r0", b"r1"]

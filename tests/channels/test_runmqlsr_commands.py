@@ -60,14 +60,16 @@ async def test_stop_with_qmname_ends_that_partners_instance_only():
 
 async def test_stop_status_stopped_leaves_a_mark_that_start_enables_again():
     """Given a runmqlsr's running receiver, when STOP (STATUS(STOPPED)) reaches it, then the
-    instance is cancelled and the channel is STOPPED there (its partner's next start is
-    refused); START then enables it (INACTIVE), starting nothing."""
+    instance is asked to stop at its next batch's end or heartbeat (MODE(QUIESCE)) and the
+    channel is STOPPED there (its partner's next start is refused); START then enables it
+    (INACTIVE), starting nothing."""
     chinit = _listener_chinit()
     scope = _running_receiver(chinit, "QM1.TO.QM2", "QM1", "127.0.0.1:5000")
     reply = lsrcontrol.command(chinit, {"command": "STOP", "channel": "QM1.TO.QM2",
                                         "mode": "QUIESCE", "status": "STOPPED",
                                         "chltype": "RCVR"})
-    assert reply["ok"] and scope.cancel_called
+    assert reply["ok"] and not scope.cancel_called
+    assert chinit.statuses[("QM1.TO.QM2", "QM1")].stop_requested == "STOPPED"
     assert chinit.statuses["QM1.TO.QM2"].state is ChannelState.STOPPED
     assert lsrcontrol.command(chinit, {"command": "START", "channel": "QM1.TO.QM2"})["ok"]
     assert chinit.statuses["QM1.TO.QM2"].state is ChannelState.INACTIVE
