@@ -196,7 +196,8 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
             for mq in queues.values():
                 mq.wake()  # a get waiting on the connection ends: MQRC_CONNECTION_BROKEN
 
-    def abend(self) -> None:
-        """The application ended abnormally (connection lost, process killed)."""
+    def abend(self, disc_type: int = IMPLICIT) -> None:
+        """The application ended abnormally (connection lost, process killed); a server
+        that drops it because the queue manager ends says so (``disc_type`` Q_MGR)."""
         with self.engine.lock:
-            self._disconnect_locked(abnormal=True, disc_type=IMPLICIT)
+            self._disconnect_locked(abnormal=True, disc_type=disc_type)

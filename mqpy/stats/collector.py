@@ -250,7 +250,8 @@ def intervals_changed(engine: QueueManagerEngine, changed: object = INTERVALS) -
 
 def start_statistics(engine: QueueManagerEngine, qm: QueueManager) -> Callable[[], None]:
     """Run the statistics task in a thread; returns ``stop``, which ends it after writing the
-    last interval (IBM writes statistics at a controlled shutdown too)."""
+    last statistics interval (IBM writes statistics at a controlled shutdown too; accounting
+    records are written as the connections end)."""
     collector = _collector(engine, qm)
     stopping = threading.Event()
 
@@ -290,8 +291,8 @@ def start_statistics(engine: QueueManagerEngine, qm: QueueManager) -> Callable[[
         collector.wake.set()
         thread.join()
         if not engine.stopped:
-            try:
-                collector.emit()
+            try:  # (each connection's last accounting record is written as it ends)
+                collector.emit(accounting=False)
             except MQMIError as exc:
                 collector.last_error = exc
 
