@@ -74,6 +74,7 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
         #: ACCTQ was ON at its MQCONN, as IBM decides (``mqpy.stats.connaccounting``)
         self.accounted = _accounting_on(engine.catalog.qmgr)
         self.accounting_seq = 0  # its accounting records written so far (their SeqNumber)
+        self.accounting_lsn = 0  # its last records' log position, forced after the lock
         self.broken = False  # the queue manager ended under us (MQRC_CONNECTION_BROKEN)
         self.connected = True
         self.connected_at = time.time()
@@ -162,6 +163,8 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
                 uow = None
             lsn = commit_uow(self.engine, uow) if uow is not None else None
             self._disconnect_locked(abnormal=False, disc_type=NORMAL)
+        if self.accounted:
+            lsn = max(lsn or 0, self.accounting_lsn) or None
         if lsn is not None:
             self.force_log(lsn)
 
@@ -183,7 +186,7 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
         self.engine.connections.pop(self.hconn, None)
         self.engine.stats.mqi.disconnects += 1
         if self.accounted:
-            write_at_disconnect(self, disc_type)
+            self.accounting_lsn = write_at_disconnect(self, disc_type)
 
     def stop(self) -> None:
         """STOP CONN: the connection ends as an abnormal end does (its unit of work backed
@@ -195,9 +198,13 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
             self._disconnect_locked(abnormal=True)
             for mq in queues.values():
                 mq.wake()  # a get waiting on the connection ends: MQRC_CONNECTION_BROKEN
+        if self.accounted and self.accounting_lsn:
+            self.force_log(self.accounting_lsn)
 
     def abend(self, disc_type: int = IMPLICIT) -> None:
         """The application ended abnormally (connection lost, process killed); a server
         that drops it because the queue manager ends says so (``disc_type`` Q_MGR)."""
         with self.engine.lock:
             self._disconnect_locked(abnormal=True, disc_type=disc_type)
+        if self.accounted and self.accounting_lsn:
+            self.force_log(self.accounting_lsn)

@@ -14,9 +14,10 @@ one more each record), and the last carries DiscDate, DiscTime and DiscType:
 The engine calls :func:`write_at_disconnect` holding its lock, for a connection made while
 ACCTMQI or ACCTQ was ON (``Connection.accounted``: IBM decides at MQCONN), once the connection
 has left the connection table: the ACCTINT task never sees it again, so its counts are
-written once. The messages are the queue manager's own puts, outside syncpoint; one that cannot
-be put (the queue full, put-inhibited or deleted) is lost, as IBM loses them, and counted in
-:data:`LOST`: the disconnect neither fails nor waits for it.
+written once. The messages are the queue manager's own puts, outside syncpoint, persistent as
+the queue's DEFPSIST says (the log force, if any, made by the disconnect once it has let go of
+the engine's lock); one that cannot be put (the queue full, put-inhibited or deleted) is lost, as
+IBM loses them, and counted in :data:`LOST`: the disconnect neither fails nor waits for it.
 
 Owns building the records of one connection; never puts through a connection, never sleeps.
 """
@@ -105,22 +106,33 @@ def connection_messages(engine: QueueManagerEngine, conn: Connection, qmgr_attrs
 
 
 def write_at_disconnect(conn: Connection, disc_type: int) -> int:
-    """Put the ending connection's last accounting messages (engine lock held); returns how
-    many were put. One that cannot be put is lost (counted in :data:`LOST`)."""
+    """Put the ending connection's last accounting messages (engine lock held); returns the
+    log position the caller forces once it has let go of the lock (0: nothing to force, or
+    an event loop serving the call forces it: ``mqpy.loopcalls``). One that cannot be put is
+    lost (counted in :data:`LOST`)."""
     engine = conn.engine
     msgs = connection_messages(engine, conn, engine.catalog.qmgr, time.time(), disc_type)
+    if not msgs:
+        return 0
     obj = engine.catalog.queue_def(ACCOUNTING_QUEUE)
     persistent = obj is not None and obj.attributes.get("DEFPSIST") == "YES"
-    put = 0
-    for msg in msgs:
-        md = MD(Format=CMQC.MQFMT_ADMIN, MsgType=CMQC.MQMT_DATAGRAM,
-                Persistence=CMQC.MQPER_PERSISTENT if persistent
-                else CMQC.MQPER_NOT_PERSISTENT)
-        if engine._system_put(ACCOUNTING_QUEUE, "", md, build(msg), dead_letter=False):
-            put += 1
-        else:
-            LOST[engine.name] += 1
-    return put
+    deferring = engine.deferring
+    outer = getattr(deferring, "conn", None)
+    if outer is None:  # (a persistent put's log force is left to the caller: not under the lock)
+        conn.deferred_lsn, deferring.conn = 0, conn
+    try:
+        for msg in msgs:
+            md = MD(Format=CMQC.MQFMT_ADMIN, MsgType=CMQC.MQMT_DATAGRAM,
+                    Persistence=CMQC.MQPER_PERSISTENT if persistent
+                    else CMQC.MQPER_NOT_PERSISTENT)
+            if not engine._system_put(ACCOUNTING_QUEUE, "", md, build(msg), dead_letter=False):
+                LOST[engine.name] += 1
+    finally:
+        lsn = 0
+        if outer is None:
+            deferring.conn = None
+            lsn, conn.deferred_lsn = conn.deferred_lsn or 0, None
+    return lsn
 
 
 #: DiscType of each way a connection ends
