@@ -41,6 +41,11 @@ def _appl_name() -> bytes:
     return name[-28:].encode("latin-1", "replace")
 
 
+#: the channel initiator's own connections (its MQCONNs name it so): the queue manager's own
+#: component, with no accounting messages
+_CHANNEL_INITIATOR = b"runmqchi"
+
+
 def _accounting_on(qmgr_attrs: dict) -> bool:
     return qmgr_attrs.get("ACCTMQI") == "ON" or qmgr_attrs.get("ACCTQ") == "ON"
 
@@ -72,7 +77,8 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
         self.accounting = Statistics()  # this connection's counters (accounting messages)
         #: its accounting messages are written (at each ACCTINT and when it ends): ACCTMQI or
         #: ACCTQ was ON at its MQCONN, as IBM decides (``mqpy.stats.connaccounting``)
-        self.accounted = _accounting_on(engine.catalog.qmgr)
+        self.accounted = (_accounting_on(engine.catalog.qmgr)
+                          and self.appl_name != _CHANNEL_INITIATOR)
         self.accounting_seq = 0  # its accounting records written so far (their SeqNumber)
         self.accounting_lsn = 0  # its last records' log position, forced after the lock
         self.broken = False  # the queue manager ended under us (MQRC_CONNECTION_BROKEN)

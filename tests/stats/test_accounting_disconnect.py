@@ -208,3 +208,14 @@ def test_the_engine_disconnect_path_tests_one_attribute_when_accounting_is_off(q
     app = _connect(qmgr, "acct-cheap")
     app.disconnect()
     assert called == []
+
+
+def test_the_channel_initiators_own_connections_write_no_records(acct):
+    """Given ACCTMQI(ON) and ACCTQ(ON), when the channel initiator (its MQCONNs name it
+    runmqchi) connects, puts and disconnects, then no accounting record is written for it:
+    it is the queue manager's own component, not an application."""
+    _, _, qm, _ = acct
+    chinit = _connect(acct, "runmqchi")
+    _work(chinit)
+    chinit.disconnect()
+    assert _records(qm, "runmqchi") == []
