@@ -14,7 +14,7 @@ import pytest
 import mqpy
 from mqpy import CMQC, CMQCFC
 from mqpy.engine import connection
-from mqpy.mqi import QueueManager
+from mqpy.mqi import QueueManager, attach
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.stats import connaccounting
 from mqpy.stats.collector import ACCOUNTING_QUEUE, emit_now, start_statistics
@@ -219,3 +219,19 @@ def test_the_channel_initiators_own_connections_write_no_records(acct):
     _work(chinit)
     chinit.disconnect()
     assert _records(qm, "runmqchi") == []
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the queue manager's own in-process connections (command server, statistics task, "
+    "events: mqpy.mqi.attach) are made like an embedded application's (engine.connect() with "
+    "no name), so they are accounted; mqpy/mqi.py (not this helper's file) attach() should "
+    "mark its connection: qm._conn.accounted = False"))
+def test_the_queue_managers_own_connections_write_no_records(acct):
+    """Given ACCTMQI(ON), when a connection of the queue manager's own (``mqi.attach``: the
+    command server's, the statistics task's) ends, then no accounting record names it."""
+    _, _, qm, eng = acct
+    own = attach(eng)
+    connection_id = own.connection().hconn.to_bytes(8, "big").rjust(24, b"\0")
+    own.disconnect()
+    ids = [bytes(m.get(CMQCFC.MQBACF_CONNECTION_ID)) for _, m in drain(qm, ACCOUNTING_QUEUE)]
+    assert connection_id not in ids
