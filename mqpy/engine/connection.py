@@ -30,6 +30,7 @@ from mqpy.engine.stats import HandleCounters, Statistics
 from mqpy.engine.uow import SyncpointCalls, back_out_uow, commit_uow
 from mqpy.errors import MQMIError
 from mqpy.pubsub.mqsub import SubscribeCalls
+from mqpy.stats.connaccounting import IMPLICIT, NORMAL, Q_MGR, write_at_disconnect
 
 if TYPE_CHECKING:
     from mqpy.engine.qmgr import QueueManagerEngine
@@ -38,6 +39,15 @@ if TYPE_CHECKING:
 def _appl_name() -> bytes:
     name = os.path.basename(sys.argv[0] or "python") or "python"
     return name[-28:].encode("latin-1", "replace")
+
+
+#: the channel initiator's own connections (its MQCONNs name it so): the queue manager's own
+#: component, with no accounting messages
+_CHANNEL_INITIATOR = b"runmqchi"
+
+
+def _accounting_on(qmgr_attrs: dict) -> bool:
+    return qmgr_attrs.get("ACCTMQI") == "ON" or qmgr_attrs.get("ACCTQ") == "ON"
 
 
 class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls,
@@ -65,6 +75,12 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
         self.uow: UnitOfWork | None = None
         self.backed_out = False  # the queue manager backed our unit of work out (log full)
         self.accounting = Statistics()  # this connection's counters (accounting messages)
+        #: its accounting messages are written (at each ACCTINT and when it ends): ACCTMQI or
+        #: ACCTQ was ON at its MQCONN, as IBM decides (``mqpy.stats.connaccounting``)
+        self.accounted = (_accounting_on(engine.catalog.qmgr)
+                          and self.appl_name != _CHANNEL_INITIATOR)
+        self.accounting_seq = 0  # its accounting records written so far (their SeqNumber)
+        self.accounting_lsn = 0  # its last records' log position, forced after the lock
         self.broken = False  # the queue manager ended under us (MQRC_CONNECTION_BROKEN)
         self.connected = True
         self.connected_at = time.time()
@@ -152,12 +168,16 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
                 back_out_uow(self.engine, uow)
                 uow = None
             lsn = commit_uow(self.engine, uow) if uow is not None else None
-            self._disconnect_locked(abnormal=False)
+            self._disconnect_locked(abnormal=False, disc_type=NORMAL)
+        if self.accounted:
+            lsn = max(lsn or 0, self.accounting_lsn) or None
         if lsn is not None:
             self.force_log(lsn)
 
-    def _disconnect_locked(self, abnormal: bool) -> None:
-        """Abnormal end backs the unit of work out; handles close (temporary queues go)."""
+    def _disconnect_locked(self, abnormal: bool, disc_type: int = Q_MGR) -> None:
+        """Abnormal end backs the unit of work out; handles close (temporary queues go).
+        ``disc_type``: how it ended, for its last accounting messages (the queue manager
+        ended it, unless said otherwise)."""
         if not self.connected:
             return
         if self.uow is not None:
@@ -171,6 +191,8 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
         self.connected = False
         self.engine.connections.pop(self.hconn, None)
         self.engine.stats.mqi.disconnects += 1
+        if self.accounted:
+            self.accounting_lsn = write_at_disconnect(self, disc_type)
 
     def stop(self) -> None:
         """STOP CONN: the connection ends as an abnormal end does (its unit of work backed
@@ -182,8 +204,13 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
             self._disconnect_locked(abnormal=True)
             for mq in queues.values():
                 mq.wake()  # a get waiting on the connection ends: MQRC_CONNECTION_BROKEN
+        if self.accounted and self.accounting_lsn:
+            self.force_log(self.accounting_lsn)
 
-    def abend(self) -> None:
-        """The application ended abnormally (connection lost, process killed)."""
+    def abend(self, disc_type: int = IMPLICIT) -> None:
+        """The application ended abnormally (connection lost, process killed); a server
+        that drops it because the queue manager ends says so (``disc_type`` Q_MGR)."""
         with self.engine.lock:
-            self._disconnect_locked(abnormal=True)
+            self._disconnect_locked(abnormal=True, disc_type=disc_type)
+        if self.accounted and self.accounting_lsn:
+            self.force_log(self.accounting_lsn)

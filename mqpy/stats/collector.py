@@ -10,8 +10,10 @@ ACCTQ and ACCTINT. The task sleeps until the earlier interval's end; ALTER QMGR 
 ACCTINT wakes it (:func:`intervals_changed`), and the new value applies to the interval in
 progress: it ends that long after it began (at once if that is past).
 RESET QMGR TYPE(STATISTICS) ends the statistics interval now and a new one begins.
-Accounting needs per-connection counters: a connection carrying an ``accounting`` attribute
-shaped like :class:`mqpy.engine.stats.Statistics` is reported; others are not.
+Accounting is per connection (``mqpy.stats.connaccounting``): the task writes a connection's
+intermediate record once ACCTINT has passed since its MQCONN or its previous record, and wakes
+for the earliest such; the connection's last record is written as it ends, by the engine, so
+the task never sees a connection twice. The task's own connection is not reported.
 """
 
 from __future__ import annotations
@@ -26,22 +28,21 @@ from mqpy import CMQC
 from mqpy.errors import MQMIError
 from mqpy.mqi import QueueManager
 from mqpy.pcf import PCFMessage, build
-from mqpy.stats.records import (
-    ConnectionInfo,
-    QueueInfo,
-    StorageInterval,
-    accounting_mqi,
-    accounting_q,
-    mqi_statistics,
-    queue_statistics,
+from mqpy.stats.connaccounting import (
+    ACCOUNTING_QUEUE,
+    connection_messages,
+    on,
+    period_start,
+    queue_enabled,
+    queue_info,
 )
+from mqpy.stats.records import QueueInfo, StorageInterval, mqi_statistics, queue_statistics
 from mqpy.structs.tables import MD, OD, PMO
 
 if TYPE_CHECKING:
     from mqpy.engine.qmgr import QueueManagerEngine
 
 STATISTICS_QUEUE = "SYSTEM.ADMIN.STATISTICS.QUEUE"
-ACCOUNTING_QUEUE = "SYSTEM.ADMIN.ACCOUNTING.QUEUE"
 
 # Messages of ended intervals that could not be put yet (queue full, put-inhibited, deleted)
 # wait for the next interval, oldest first; past this many the oldest are dropped (and
@@ -52,16 +53,14 @@ PENDING_LIMIT = 1000
 INTERVALS = frozenset({"STATINT", "ACCTINT"})
 
 
-def _on(value: object) -> bool:
-    return str(value).upper() == "ON"
+_on = on
 
 
-def queue_enabled(queue_attr: object, qmgr_attr: object) -> bool:
-    """A queue's STATQ / ACCTQ: ON or OFF decide; QMGR defers to the queue manager's."""
-    q = str(queue_attr or "QMGR").upper()
-    if str(qmgr_attr).upper() == "NONE":
-        return False
-    return q == "ON" or (q == "QMGR" and _on(qmgr_attr))
+def _acctint(qmgr_attrs: dict) -> float:
+    try:
+        return max(1.0, float(qmgr_attrs.get("ACCTINT", 1800)))
+    except (TypeError, ValueError):
+        return 1800.0
 
 
 class StatisticsCollector:
@@ -109,29 +108,22 @@ class StatisticsCollector:
                                pagesets=pagesets)
 
     def _queue_info(self, name: str) -> tuple[QueueInfo, int, object] | None:
-        obj = self.engine.catalog.queue_def(name)
-        if obj is None:
-            return None
-        a = obj.attributes
-        depth = 0
-        mq = self.engine.catalog.queues.get(obj.qid) if obj.objtype == "QLOCAL" else None
-        if mq is not None:
-            depth = mq.depth
-        info = QueueInfo(name=name, qtype=obj.objtype, deftype=str(a.get("DEFTYPE", "PREDEFINED")),
-                         crdate=str(a.get("CRDATE", "")), crtime=str(a.get("CRTIME", "")))
-        return info, depth, a
+        return queue_info(self.engine, name)
 
     # -- building -----------------------------------------------------------------------
     def collect(self, now: float | None = None, *, statistics: bool = True,
-                accounting: bool = True) -> list[tuple[str, PCFMessage]]:
+                accounting: bool = True, due_only: bool = False
+                ) -> list[tuple[str, PCFMessage]]:
         """End the interval: (queue, message) pairs for what STATMQI/STATQ/ACCT* ask for.
-        Statistics (every STATINT) and accounting (every ACCTINT) can be ended separately."""
+        Statistics (every STATINT) and accounting (every ACCTINT) can be ended separately;
+        ``due_only``: only the connections whose ACCTINT has passed (``_accounting``)."""
         end = time.time() if now is None else now
         eng = self.engine
         with eng.lock:
             qmgr_attrs = dict(eng.catalog.qmgr)
             if not statistics:
-                return self._accounting(qmgr_attrs, end) if accounting else []
+                return (self._accounting(qmgr_attrs, end, due_only=due_only) if accounting
+                        else [])
             done = eng.stats.take()
             storage = self.storage_interval()
             queues = []
@@ -142,7 +134,8 @@ class StatisticsCollector:
                 info, depth, attrs_ = found
                 if queue_enabled(attrs_.get("STATQ"), qmgr_attrs.get("STATQ")):
                     queues.append((info, done.queues[name], depth))
-            acct_msgs = self._accounting(qmgr_attrs, end) if accounting else []
+            acct_msgs = (self._accounting(qmgr_attrs, end, due_only=due_only) if accounting
+                         else [])
         start = done.interval_start
         out: list[tuple[str, PCFMessage]] = []
         if _on(qmgr_attrs.get("STATMQI")):
@@ -153,37 +146,39 @@ class StatisticsCollector:
             out += [(STATISTICS_QUEUE, m) for m in queue_statistics(eng.name, queues, start, end)]
         return out + acct_msgs
 
-    def _accounting(self, qmgr_attrs: dict, end: float) -> list[tuple[str, PCFMessage]]:
-        mqi_on, q_on = _on(qmgr_attrs.get("ACCTMQI")), str(qmgr_attrs.get("ACCTQ", "OFF"))
+    def _accounting(self, qmgr_attrs: dict, end: float, *, due_only: bool = False
+                    ) -> list[tuple[str, PCFMessage]]:
+        """The accounting messages of the connections' periods ending now: each connection's
+        (``connaccounting``), or with ``due_only`` (the ACCTINT task) those connected, or
+        last recorded, at least ACCTINT ago."""
         out: list[tuple[str, PCFMessage]] = []
-        if not mqi_on and q_on.upper() != "ON":
+        if not on(qmgr_attrs.get("ACCTMQI")) and not on(qmgr_attrs.get("ACCTQ")):
             return out
+        limit = end - _acctint(qmgr_attrs) if due_only else end
         for conn in list(self.engine.connections.values()):
-            acct = getattr(conn, "accounting", None)
-            if acct is None:
+            if period_start(conn) > limit:
                 continue
-            done = acct.take()
-            info = ConnectionInfo(
-                connection_id=conn.hconn.to_bytes(8, "big").rjust(24, b"\0"),
-                appl_name=bytes(conn.appl_name).decode("latin-1"),
-                user=bytes(conn.user).decode("latin-1"), conn_time=conn.connected_at)
-            start = max(done.interval_start, conn.connected_at)
-            if mqi_on:
-                out.append((ACCOUNTING_QUEUE, accounting_mqi(self.engine.name, info, done.mqi,
-                                                              start, end)))
-            qs = []
-            for name, counters in sorted(done.queues.items()):
-                found = self._queue_info(name)
-                if found and queue_enabled(found[2].get("ACCTQ"), q_on):
-                    qs.append((found[0], counters))
-            if qs:
-                out += [(ACCOUNTING_QUEUE, m)
-                        for m in accounting_q(self.engine.name, info, qs, start, end)]
+            out += [(ACCOUNTING_QUEUE, m)
+                    for m in connection_messages(self.engine, conn, qmgr_attrs, end)]
         return out
+
+    def accounting_remaining(self) -> float:
+        """Seconds until the next connection's period reaches ACCTINT (0 or less: it has):
+        its first after ACCTINT seconds connected, then each ACCTINT after its last record."""
+        eng = self.engine
+        with eng.lock:
+            qmgr_attrs = eng.catalog.qmgr
+            acctint = _acctint(qmgr_attrs)
+            if not on(qmgr_attrs.get("ACCTMQI")) and not on(qmgr_attrs.get("ACCTQ")):
+                return acctint  # (nothing is counted: look again then)
+            starts = [period_start(c) for c in eng.connections.values()]
+        wall = time.time()
+        return min(starts, default=wall) + acctint - wall
 
     # -- putting ------------------------------------------------------------------------
     def emit(self, now: float | None = None, *, statistics: bool = True,
-             accounting: bool = True, qm: QueueManager | None = None) -> int:
+             accounting: bool = True, qm: QueueManager | None = None,
+             due_only: bool = False) -> int:
         """Collect and put (through ``qm``, default the collector's own connection);
         returns the number of messages put. One interval ends at a time: the statistics
         task's and a RESET QMGR's never interleave.
@@ -193,7 +188,7 @@ class StatisticsCollector:
         at the next interval: its counts are reported late, not lost."""
         with self._emitting:
             self._pending.extend(self.collect(now, statistics=statistics,
-                                              accounting=accounting))
+                                              accounting=accounting, due_only=due_only))
             began = time.monotonic()
             if statistics:
                 self.statistics_began = began
@@ -255,7 +250,8 @@ def intervals_changed(engine: QueueManagerEngine, changed: object = INTERVALS) -
 
 def start_statistics(engine: QueueManagerEngine, qm: QueueManager) -> Callable[[], None]:
     """Run the statistics task in a thread; returns ``stop``, which ends it after writing the
-    last interval (IBM writes statistics at a controlled shutdown too)."""
+    last statistics interval (IBM writes statistics at a controlled shutdown too; accounting
+    records are written as the connections end)."""
     collector = _collector(engine, qm)
     stopping = threading.Event()
 
@@ -269,7 +265,7 @@ def start_statistics(engine: QueueManagerEngine, qm: QueueManager) -> Callable[[
     def run() -> None:
         while True:
             stat_due = due("STATINT", collector.statistics_began)
-            acct_due = due("ACCTINT", collector.accounting_began)
+            acct_due = time.monotonic() + collector.accounting_remaining()
             # sleep to the earlier end; a changed STATINT or ACCTINT, or the stop, wakes it
             # (a RESET QMGR moves the beginning later: the wake at the old end looks again)
             collector.wake.wait(max(0.0, min(stat_due, acct_due) - time.monotonic()))
@@ -279,11 +275,11 @@ def start_statistics(engine: QueueManagerEngine, qm: QueueManager) -> Callable[[
                 break
             now = time.monotonic()
             due_stat = now >= due("STATINT", collector.statistics_began)
-            due_acct = now >= due("ACCTINT", collector.accounting_began)
+            due_acct = collector.accounting_remaining() <= 0
             if not (due_stat or due_acct):
                 continue
             try:
-                collector.emit(statistics=due_stat, accounting=due_acct)
+                collector.emit(statistics=due_stat, accounting=due_acct, due_only=True)
             except MQMIError as exc:  # queue full, quiescing: put at the next interval
                 collector.last_error = exc
 
@@ -295,8 +291,8 @@ def start_statistics(engine: QueueManagerEngine, qm: QueueManager) -> Callable[[
         collector.wake.set()
         thread.join()
         if not engine.stopped:
-            try:
-                collector.emit()
+            try:  # (each connection's last accounting record is written as it ends)
+                collector.emit(accounting=False)
             except MQMIError as exc:
                 collector.last_error = exc
 

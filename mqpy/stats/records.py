@@ -313,6 +313,9 @@ class ConnectionInfo:
     tid: int = 0
     conn_time: float = 0.0
     seq: int = 0
+    #: a client's SVRCONN and address (ChannelName, ConnName: returned when available)
+    channel: str = ""
+    conn_name: str = ""
 
 
 def _conn_params(qmgr: str, conn: ConnectionInfo, start: float, end: float
@@ -331,9 +334,19 @@ def _conn_params(qmgr: str, conn: ConnectionInfo, start: float, end: float
 
 
 def accounting_mqi(qmgr: str, conn: ConnectionInfo, counters: MQICounters, start: float,
-                   end: float) -> PCFMessage:
-    """MQCMD_ACCOUNTING_MQI for one connection over one accounting interval."""
-    params = _conn_params(qmgr, conn, start, end) + _mqi_params(counters)
+                   end: float, *, disc_type: int | None = None) -> PCFMessage:
+    """MQCMD_ACCOUNTING_MQI for one connection over one accounting period; a client's
+    ConnName and ChannelName, and, in its last (``disc_type``: how it ended), DiscDate,
+    DiscTime and DiscType, where IBM places them."""
+    params = _conn_params(qmgr, conn, start, end)
+    if conn.channel:
+        params += [_st(CMQCFC.MQCACH_CONNECTION_NAME, conn.conn_name, CMQC.MQ_CONN_NAME_LENGTH),
+                   _st(CMQCFC.MQCACH_CHANNEL_NAME, conn.channel, CMQC.MQ_CHANNEL_NAME_LENGTH)]
+    if disc_type is not None:
+        dd, dt = date_time(end)
+        params += [_st(CMQCFC.MQCAMO_DISC_DATE, dd), _st(CMQCFC.MQCAMO_DISC_TIME, dt),
+                   CFIN(CMQCFC.MQIAMO_DISC_TYPE, disc_type)]
+    params += _mqi_params(counters)
     return _message(CMQCFC.MQCFT_ACCOUNTING, CMQCFC.MQCMD_ACCOUNTING_MQI, params)
 
 

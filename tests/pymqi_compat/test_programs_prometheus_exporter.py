@@ -318,10 +318,6 @@ def test_statistics_messages_drained_and_parsed(qmgr):
     assert _admin_queue(qmgr, STATISTICS_QUEUE) == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "IBM writes a connection's accounting messages when it disconnects (and each ACCTINT "
-    "for long-running ones); mqpy writes them only each ACCTINT (mqpy/stats/collector.py, "
-    "mqpy/engine: not this helper's files)"))
 def test_accounting_messages_drained_and_parsed(env, qmgr):
     """Given ACCTQ(ON) and another application that puts twice to APP.Q and disconnects,
     when the collector drains the accounting queue and parses it, then it finds an
