@@ -53,6 +53,7 @@ import trio
 
 from mqpy import (
     CMQC,
+    CMQCFC,
     amqmsgs,
     bindings_profile,
     bindings_run,
@@ -147,6 +148,9 @@ class BindingsServer:
         #: threads serving busy connections (``mqpy.bindings_thread``)
         self.busy_limiter = trio.CapacityLimiter(bindings_thread.HOT_THREADS)
         self.sessions: set[_Session] = set()
+        #: set as the queue manager ends: a connection cut then was ended by the queue
+        #: manager (its accounting's DiscType MQDISCONNECT_Q_MGR), not by its application
+        self.ending = False
         self._changed = trio.Event()
         self.on_unexpected = on_unexpected or self._write_fdc
 
@@ -284,7 +288,9 @@ class _Session:
             trio.lowlevel.notify_closing(self.sock)
             self.sock.close()
             if self.conn is not None and not self.ended:
-                self.conn.abend()  # lost without MQDISC: back the unit of work out
+                # lost without MQDISC (or ended by the queue manager): back its work out
+                self.conn.abend(CMQCFC.MQDISCONNECT_Q_MGR if self.server.ending
+                                else CMQCFC.MQDISCONNECT_IMPLICIT)
 
     async def _serve_busy(self) -> bool:
         """Calls served on a thread while they come quickly (``mqpy.bindings_thread``);

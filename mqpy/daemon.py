@@ -384,6 +384,7 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
                 stop_statistics()
                 if csv["stop"] is not None:
                     csv["stop"]()
+            server.ending = True  # the connections left are ended by the queue manager
             nursery.cancel_scope.cancel()
 
     trio.run(serve)

@@ -861,6 +861,7 @@ def attach(engine: QueueManagerEngine) -> QueueManager:
     manager's own connection: not in an application's trace)."""
     qm = QueueManager(None)
     qm._conn = engine.connect()
+    qm._conn.accounted = False  # (the queue manager's own work writes no accounting)
     qm._name = engine.name
     return qm
 

@@ -221,11 +221,6 @@ def test_the_channel_initiators_own_connections_write_no_records(acct):
     assert _records(qm, "runmqchi") == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the queue manager's own in-process connections (command server, statistics task, "
-    "events: mqpy.mqi.attach) are made like an embedded application's (engine.connect() with "
-    "no name), so they are accounted; mqpy/mqi.py (not this helper's file) attach() should "
-    "mark its connection: qm._conn.accounted = False"))
 def test_the_queue_managers_own_connections_write_no_records(acct):
     """Given ACCTMQI(ON), when a connection of the queue manager's own (``mqi.attach``: the
     command server's, the statistics task's) ends, then no accounting record names it."""

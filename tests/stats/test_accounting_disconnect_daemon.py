@@ -121,11 +121,6 @@ def _run(s: Site, how: str, puts: int, ending: str) -> None:
     assert proc.stdout.strip() == "done", proc.stdout + proc.stderr
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "endmqm -i cancels the bindings server's connections before the engine ends them, and "
-    "the server ends each as an application gone without MQDISC (Connection.abend(): "
-    "MQDISCONNECT_IMPLICIT); mqpy/bindings_listener.py (not this helper's file) should pass "
-    "abend(CMQCFC.MQDISCONNECT_Q_MGR) when its nursery was cancelled by the queue manager's end"))
 def test_endmqm_writes_q_mgr_records_for_a_connected_application(tmp_path):
     """Given ACCTMQI(ON), a persistent accounting queue and an application in another
     process connected over bindings after putting 7 messages, when endmqm -i ends the queue
