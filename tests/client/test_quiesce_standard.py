@@ -26,8 +26,8 @@ from tests.client.test_quiesce import (
     came,
     client,
     end_connections,
-    endmqm,
     ended,
+    endmqm,
     ensure_running,
     running,
 )
