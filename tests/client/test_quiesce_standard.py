@@ -13,6 +13,8 @@ ends once the client disconnects; or, when endmqm -i follows, at once.
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from collections.abc import Iterator
 
@@ -125,3 +127,31 @@ def test_a_new_client_is_refused_while_the_queue_manager_quiesces(site):
     queue.close()
     qmgr.disconnect()
     assert ended(site, 30)
+
+
+def _pid(site: Site, name: str) -> int:
+    with open(os.path.join(site.qmdir, name), encoding="ascii") as f:
+        return int(f.read().split()[0])
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_the_channel_initiator_ends_with_a_queue_manager_killed_while_it_quiesces(site):
+    """Given a STANDARD client holding a controlled end, when the queue manager's process is
+    killed (it writes no word of its end), then the channel initiator, which serves only
+    that client now, ends by itself within a few seconds: it is not left running."""
+    qmgr, _ = client(site)
+    endmqm(site, "-c")
+    time.sleep(SETTLE)
+    assert running(site), "the controlled end did not wait for the client"
+    chinit = _pid(site, "chinit.pid")
+    assert _alive(chinit)
+    os.kill(_pid(site, "qm.lock"), signal.SIGKILL)
+    assert ended(site, 10)
+    assert came(lambda: not _alive(chinit), 10), "runmqchi outlived its queue manager"
