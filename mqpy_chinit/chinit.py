@@ -163,6 +163,8 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         self.quiescing = False
         #: the long-running tasks that hold an MQI connection (``_while_qmgr_runs``)
         self._qmgr_tasks: set[trio.CancelScope] = set()
+        #: the message channels its partners started (``listener``), ended as it quiesces
+        self._inbound_channels: set[trio.CancelScope] = set()
         #: SVRCONN instances being served here (``listener``), and set when that comes to
         #: none while quiescing
         self.clients_served = 0
@@ -271,18 +273,17 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
     def qmgr_quiescing(self) -> None:
         """A controlled end of the queue manager (IBM: client channels as STOP CHANNEL
         MODE(QUIESCE)): AMQ9542I, once; the initiation queue, statistics, the repository
-        manager and the message channels end; the SVRCONN instances go on, new inbound
-        connections are refused (``listener``), and the channel initiator ends once none is
-        served (:meth:`_end_after_clients`)."""
+        manager and the message channels its partners started end (those it started itself
+        end as their FAIL_IF_QUIESCING calls fail, or with it); the SVRCONN instances go on,
+        new inbound connections are refused (``listener``), and the channel initiator ends
+        once none is served (:meth:`_end_after_clients`)."""
         if self.quiescing or self.nursery is None:
             return
         self.quiescing = True
         self._log_ending(CMQC.MQRC_Q_MGR_QUIESCING)
-        for scope in list(self._qmgr_tasks):
-            scope.cancel()
-        for scope in list(self.running.values()):
-            scope.cancel()
-        for scope, _ in list(self.receivers.values()):
+        # ended as the channel initiator's end ends them: by a scope around each, never
+        # their own (that one cancelled is a STOP CHANNEL, remembered STOPPED)
+        for scope in [*self._qmgr_tasks, *self._inbound_channels]:
             scope.cancel()
         self.nursery.start_soon(self._end_after_clients)
 

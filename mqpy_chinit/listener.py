@@ -230,6 +230,20 @@ class Listener:
         if mca_user is None:
             return
         conv.authenticated()
+        scope = trio.CancelScope()  # (a controlled end ends it: ``chinit.qmgr_quiescing``)
+        self._inbound_channels.add(scope)
+        try:
+            with scope:
+                await self._message_channel(name, definition, conv, first, stream, chltype,
+                                            mca_user, peer_host)
+        finally:
+            self._inbound_channels.discard(scope)
+
+    async def _message_channel(self, name: str, definition: dict[str, object],
+                               conv: Conversation, first: InitialData,
+                               stream: trio.abc.Stream, chltype: str, mca_user: str,
+                               peer_host: str) -> None:
+        """An admitted message channel its partner started, served to its end."""
         from_requester = bool(first.cap_flags1 & CapFlags1.REQUEST_INITIATION) and \
             not first.cap_flags1 & CapFlags1.MQREQUEST
         if chltype == "SVR" and from_requester:
