@@ -22,11 +22,10 @@ A controlled end of its queue manager (endmqm -c, -w: its initiation-queue get, 
 long-running task's call, fails MQRC_Q_MGR_QUIESCING) stands for STOP CHANNEL MODE(QUIESCE)
 on its client channels, as IBM's: the initiation queue, statistics, the repository manager
 and the message channels its partners started end (those it started end as their
-FAIL_IF_QUIESCING calls fail, or with it), new inbound connections are refused (``listener``),
-and the
-SVRCONN instances serving client applications go on until each has ended (its client
-disconnected, or the queue manager's final end ended it: ``svrconn.watch_qmgr_end``); then
-the channel initiator ends (:meth:`ChannelInitiator.qmgr_quiescing`). The queue manager's
+FAIL_IF_QUIESCING calls fail, or with it), new inbound connections are refused
+(``listener``), and the SVRCONN instances serving client applications go on until each has
+ended (its client disconnected, or the queue manager's final end ended it:
+``svrconn.watch_qmgr_end``); then the channel initiator ends (:meth:`ChannelInitiator.qmgr_quiescing`). The queue manager's
 controlled end waits for those clients, whose MQI connections are this process's.
 """
 
