@@ -17,6 +17,16 @@ memory here; DISPLAY CHSTATUS reads them through :meth:`ChannelInitiator.status_
 - ``initq``: SYSTEM.CHANNEL.INITQ, trigger messages and channel commands (PING included);
 - ``cluster.supervisor``: the repository manager, restarted when it fails;
 - ``svrconn``: server-connection channels (``svrconn_handler``).
+
+A controlled end of its queue manager (endmqm -c, -w: its initiation-queue get, or another
+long-running task's call, fails MQRC_Q_MGR_QUIESCING) stands for STOP CHANNEL MODE(QUIESCE)
+on its client channels, as IBM's: the initiation queue, statistics, the repository manager
+and the message channels its partners started end (those it started end as their
+FAIL_IF_QUIESCING calls fail, or with it), new inbound connections are refused
+(``listener``), and the SVRCONN instances serving client applications go on until each has
+ended (its client disconnected, or the queue manager's final end ended it:
+``svrconn.watch_qmgr_end``); then the channel initiator ends (:meth:`ChannelInitiator.qmgr_quiescing`). The queue manager's
+controlled end waits for those clients, whose MQI connections are this process's.
 """
 
 from __future__ import annotations
@@ -31,11 +41,12 @@ from typing import Any, Protocol
 
 import trio
 
-from mqpy import config
+from mqpy import CMQC, config
 from mqpy.admission import Admissions, LogLimiter
 from mqpy.channelcommands import INITQ
 from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
 from mqpy.fap.initialdata import InitialData
+from mqpy.localqmgrs import is_locked
 from mqpy.trace import TRACER
 from mqpy_chinit import handoff
 from mqpy_chinit.access import ChannelAccess
@@ -65,6 +76,9 @@ class Admin(Protocol):
 
 
 LogFn = Callable[[str, str], None]
+#: while quiescing with clients served, how often the channel initiator looks whether its
+#: queue manager's process still runs (a killed one writes no word of its end)
+QMGR_WATCH_POLL = 1.0
 SvrconnHandler = Callable[[Any, Any, InitialData, dict[str, object]], Awaitable[None]]
 
 
@@ -146,6 +160,16 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         self.cluster_clock = cluster_clock
         self.cluster: Any = None  # the repository manager, once running
         self._qmgr_gone = False  # its queue manager went: the channel initiator is ending
+        #: its queue manager quiesces (a controlled end): only client channels are served
+        self.quiescing = False
+        #: the long-running tasks that hold an MQI connection (``_while_qmgr_runs``)
+        self._qmgr_tasks: set[trio.CancelScope] = set()
+        #: the message channels its partners started (``listener``), ended as it quiesces
+        self._inbound_channels: set[trio.CancelScope] = set()
+        #: SVRCONN instances being served here (``listener``), and set when that comes to
+        #: none while quiescing
+        self.clients_served = 0
+        self.no_clients = trio.Event()
         self.connect_mca = connect_mca or getattr(admin, "connect_as", None)
         #: MQIBindType=FASTPATH: the queue manager's client host (``clienthost.py``) that
         #: plain SVRCONN sockets are handed to, and that serves them; None: STANDARD
@@ -211,9 +235,13 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         """Run one of the long-running tasks that hold an MQI connection (initiation queue,
         statistics, repository manager). Its queue manager going (an MQ reason of
         QMGR_GONE, alone or among the task's own children's errors) is the ordinary end of
-        the channel initiator: logged once, and every task ends; anything else propagates."""
+        the channel initiator: logged once, and every task ends (MQRC_Q_MGR_QUIESCING: all
+        but its client channels, :meth:`qmgr_quiescing`); anything else propagates."""
+        scope = trio.CancelScope()
+        self._qmgr_tasks.add(scope)
         try:
-            await task()
+            with scope:
+                await task()
         except BaseException as exc:
             gone, rest = split_qmgr_gone(exc)
             if gone is None:
@@ -221,17 +249,66 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
             self.qmgr_ended(mq_reasons(gone)[0])
             if rest is not None:
                 raise rest from None  # this task's own cancellation, as a rule
+        finally:
+            self._qmgr_tasks.discard(scope)
 
     def qmgr_ended(self, reason: int) -> None:
         """The queue manager went: AMQ9542I (as IBM's runmqchi logs it), once, and the
-        channel initiator ends."""
+        channel initiator ends; MQRC_Q_MGR_QUIESCING, a controlled end, ends it once its
+        client channels have ended (:meth:`qmgr_quiescing`)."""
         if self._qmgr_gone:
             return
+        if reason == CMQC.MQRC_Q_MGR_QUIESCING and self.nursery is not None:
+            self.qmgr_quiescing()
+            return
         self._qmgr_gone = True
-        self.log("AMQ9542I", f"Queue manager is ending. The channel initiator ends because "
-                 f"queue manager {self.qmgr_name} is not available (reason {reason}).")
+        if not self.quiescing:
+            self._log_ending(reason)
         if self.nursery is not None:
             self.nursery.cancel_scope.cancel()
+
+    def _log_ending(self, reason: int) -> None:
+        self.log("AMQ9542I", f"Queue manager is ending. The channel initiator ends because "
+                 f"queue manager {self.qmgr_name} is not available (reason {reason}).")
+
+    def qmgr_quiescing(self) -> None:
+        """A controlled end of the queue manager (IBM: client channels as STOP CHANNEL
+        MODE(QUIESCE)): AMQ9542I, once; the initiation queue, statistics, the repository
+        manager and the message channels its partners started end (those it started itself
+        end as their FAIL_IF_QUIESCING calls fail, or with it); the SVRCONN instances go on,
+        new inbound connections are refused (``listener``), and the channel initiator ends
+        once none is served (:meth:`_end_after_clients`)."""
+        if self.quiescing or self.nursery is None:
+            return
+        self.quiescing = True
+        self._log_ending(CMQC.MQRC_Q_MGR_QUIESCING)
+        # ended as the channel initiator's end ends them: by a scope around each, never
+        # their own (that one cancelled is a STOP CHANNEL, remembered STOPPED)
+        for scope in [*self._qmgr_tasks, *self._inbound_channels]:
+            scope.cancel()
+        self.nursery.start_soon(self._end_after_clients)
+
+    def client_ended(self) -> None:
+        """A SVRCONN instance served here has ended (``listener``)."""
+        self.clients_served -= 1
+        if self.clients_served <= 0:
+            self.no_clients.set()
+            self.no_clients = trio.Event()
+
+    async def _end_after_clients(self) -> None:
+        """While quiescing: the channel initiator ends once no SVRCONN instance is served
+        here, or once its queue manager has gone (no process holds it: endmqm -p) -- an
+        immediate or final end ends the instances themselves (``svrconn.watch_qmgr_end``,
+        and runmqchi's signal)."""
+        qmdir = os.path.dirname(self.cluster_cache) if self.cluster_cache else ""
+        while self.clients_served > 0:
+            with trio.move_on_after(QMGR_WATCH_POLL):
+                await self.no_clients.wait()
+            if qmdir and not is_locked(qmdir):
+                break
+        self._qmgr_gone = True
+        assert self.nursery is not None
+        self.nursery.cancel_scope.cancel()
 
     def status_of(self, name: str, partner: str | None = None) -> ChannelStatus | None:
         """The status of channel ``name``: of its instance from ``partner`` when given, else

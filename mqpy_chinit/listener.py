@@ -173,6 +173,14 @@ class Listener:
                 await conv.close(StatusCode.PROTOCOL_SEGMENT_TYPE)
             return
         name = first.channel_name.strip()
+        if self.quiescing:
+            # a controlled end: no new channel, as the queue manager takes no new MQCONN
+            # (the client's MQCONN fails MQRC_Q_MGR_NOT_AVAILABLE; a sender logs AMQ9228E)
+            self.log("AMQ9999W", f"Channel '{name}' from {peer_host} was refused: queue "
+                     f"manager {self.qmgr_name} is quiescing.")
+            with trio.CancelScope(shield=True):
+                await conv.close(StatusCode.QM_TERMINATING)
+            return
         definition = await trio.to_thread.run_sync(self.admin.channel, name)
         if definition is None and not await trio.to_thread.run_sync(self._chad_enabled):
             # before CHLAUTH, which has no channel to judge: the partner learns it
@@ -212,12 +220,30 @@ class Listener:
             if first is None:
                 return
         if chltype == "SVRCONN" and self.svrconn_handler is not None:
-            await self.svrconn_handler(self, conv, first, definition)  # admitted at MQCONN
+            self.clients_served += 1  # (a controlled end waits for them: ``chinit``)
+            try:
+                await self.svrconn_handler(self, conv, first, definition)  # admitted at MQCONN
+            finally:
+                self.client_ended()
             return
         mca_user = await self._admitted(name, definition, first, peer_host, conv)
         if mca_user is None:
             return
         conv.authenticated()
+        scope = trio.CancelScope()  # (a controlled end ends it: ``chinit.qmgr_quiescing``)
+        self._inbound_channels.add(scope)
+        try:
+            with scope:
+                await self._message_channel(name, definition, conv, first, stream, chltype,
+                                            mca_user, peer_host)
+        finally:
+            self._inbound_channels.discard(scope)
+
+    async def _message_channel(self, name: str, definition: dict[str, object],
+                               conv: Conversation, first: InitialData,
+                               stream: trio.abc.Stream, chltype: str, mca_user: str,
+                               peer_host: str) -> None:
+        """An admitted message channel its partner started, served to its end."""
         from_requester = bool(first.cap_flags1 & CapFlags1.REQUEST_INITIATION) and \
             not first.cap_flags1 & CapFlags1.MQREQUEST
         if chltype == "SVR" and from_requester:
