@@ -218,6 +218,9 @@ class GetCalls(GroupGetCalls):
                     _described(md, handed)
                 gmo.ReturnedLength = n
                 err = _fail(CMQC.MQRC_TRUNCATED_MSG_FAILED, _WARNING)
+                # as much as fits is in the buffer all the same (IBM's MQGET, Buffer)
+                err.message = body[:max_length] if handed is None or not handed.prefix \
+                    else handed.prefix + body[:max_length]  # type: ignore[attr-defined]
                 err.original_length = n  # type: ignore[attr-defined]
                 raise err
             md, report = self._returned_md(h, md, md_bytes, entry, put_time, now)
