@@ -212,7 +212,7 @@ class GetCalls(GroupGetCalls):
             if rest:  # the data returned, and no more, read (a logical message may be huge)
                 body = _reassembled(eng.data.read_record, mq, body, parts[1:],  # type: ignore[index]
                                     max_length if truncated else None)
-            if truncated and not opts & _GMO_ACCEPT_TRUNCATED and not browse:
+            if truncated and not opts & _GMO_ACCEPT_TRUNCATED:  # (a browse's cursor stays)
                 if md is not None:
                     self._fill_md(md, md_bytes, entry, put_time, now)
                     _described(md, handed)

@@ -127,20 +127,26 @@ def test_a_zero_length_buffer_fails_with_no_data_and_the_length(qmgr):
     assert _drain(qmgr) == [BODY]
 
 
-def test_a_short_browse_gives_the_part_that_fitted(qmgr):
-    """Given a 30-byte message, when a program browses it with max_length 8, then the
-    MQMIError (a truncation warning) carries the first 8 bytes and the length 30, and the
-    message is still on the queue."""
+def test_a_short_browse_fails_with_the_part_that_fitted_and_the_cursor_stays(qmgr):
+    """Given two 30-byte messages, when a program browses with max_length 8 and no
+    MQGMO_ACCEPT_TRUNCATED_MSG, then each browse is MQRC_TRUNCATED_MSG_FAILED with the
+    message's first 8 bytes and its length, and the browse cursor does not move: the next
+    BROWSE_NEXT with room returns that same message whole; both stay on the queue."""
+    second = b"abcdefghij" * 3
     _put(qmgr)
+    _put(qmgr, second)
     queue = mqpy.Queue(qmgr, QUEUE, CMQC.MQOO_BROWSE)
-    with pytest.raises(mqpy.MQMIError) as err:
-        queue.get(8, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_BROWSE_FIRST))
-    assert err.value.comp == CMQC.MQCC_WARNING
-    assert err.value.reason in (CMQC.MQRC_TRUNCATED_MSG_FAILED,
-                                CMQC.MQRC_TRUNCATED_MSG_ACCEPTED)
-    assert (err.value.message, err.value.original_length) == (BODY[:8], len(BODY))
+    seen = []
+    for opts, length in ((CMQC.MQGMO_BROWSE_FIRST, 8), (CMQC.MQGMO_BROWSE_NEXT, None),
+                         (CMQC.MQGMO_BROWSE_NEXT, 8), (CMQC.MQGMO_BROWSE_NEXT, None)):
+        try:
+            seen.append(queue.get(length, mqpy.MD(), mqpy.GMO(Options=opts)))
+        except mqpy.MQMIError as e:
+            seen.append((e.comp, e.reason, e.message, e.original_length))
     queue.close()
-    assert _drain(qmgr) == [BODY]
+    assert seen == [(*FAILED, BODY[:8], len(BODY)), BODY,
+                    (*FAILED, second[:8], len(second)), second]
+    assert _drain(qmgr) == [BODY, second]
 
 
 def test_a_read_ahead_message_that_does_not_fit_gives_the_part_that_fitted(qmgr):
