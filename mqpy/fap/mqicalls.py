@@ -154,8 +154,8 @@ def _put1(od: Any, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
 def _get(hobj: int, md: Any, gmo: Any, max_length: int | None,
          request_md: Any = None) -> Exchange[bytes]:
     """Truncation warnings are raised as the engine raises them: 2079 and 2080 with
-    ``.message`` (the part that fitted) and ``.original_length``. ``md`` None: a fresh MQMD goes on the wire (it is an
-    input too) and the one that comes back is dropped. ``request_md``: the MQMD the request
+    ``.message`` (the part that fitted) and ``.original_length``. ``md`` None: a fresh MQMD
+    goes on the wire (it is an input too) and the one that comes back is dropped. ``request_md``: the MQMD the request
     carries instead of ``md`` (one packed once, mqiparams.Packed, for a channel's every
     get); ``md`` still takes the one that comes back."""
     if md is None:

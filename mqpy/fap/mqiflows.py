@@ -482,8 +482,8 @@ def truncation_reply(md: Any, gmo: Any, error: Any,
                      byte_order: ByteOrder = ByteOrder.LITTLE) -> MQIReply | None:
     """The MQGET reply (its body in ``byte_order``) for an MQMIError that is a truncation
     warning -- 2079 and 2080 alike: the part of the message that fitted the buffer (IBM's
-    server sends it with either) and the message's full length -- or None for any other
-    failure (sent as an empty reply)."""
+    MQGET fills the buffer with either) and the message's full length -- or None for any
+    other failure (sent as an empty reply)."""
     if error.reason not in (CMQC.MQRC_TRUNCATED_MSG_ACCEPTED, CMQC.MQRC_TRUNCATED_MSG_FAILED):
         return None
     data = getattr(error, "message", b"")
