@@ -399,13 +399,9 @@ class ReadAheadVerbs:
             buffer.messages.appendleft(message)  # it stays, at the front
             buffer.buffered += size
         gmo.ReturnedLength = max_length
-        err = MQMIError(_G.MQCC_WARNING, reason)
-        err.original_length = len(data)  # type: ignore[attr-defined]
-        if reason == _G.MQRC_TRUNCATED_MSG_ACCEPTED:
-            err.message = data[:max_length]  # type: ignore[attr-defined]
-            if handed is not None:
-                err.message = handed.prefix + err.message  # type: ignore[attr-defined]
-        raise err
+        part = data[:max_length]  # (in the buffer whether it is accepted or not, as IBM's)
+        raise MQMIError(_G.MQCC_WARNING, reason, original_length=len(data),
+                        message=part if handed is None else handed.prefix + part)
 
     def read_ahead_empty(self, hobj: int) -> bool:
         """Is ``hobj``'s read-ahead buffer (one in effect) empty? (MQCBCF_READA_BUFFER_EMPTY)"""

@@ -212,12 +212,15 @@ class GetCalls(GroupGetCalls):
             if rest:  # the data returned, and no more, read (a logical message may be huge)
                 body = _reassembled(eng.data.read_record, mq, body, parts[1:],  # type: ignore[index]
                                     max_length if truncated else None)
-            if truncated and not opts & _GMO_ACCEPT_TRUNCATED and not browse:
+            if truncated and not opts & _GMO_ACCEPT_TRUNCATED:  # (a browse's cursor stays)
                 if md is not None:
                     self._fill_md(md, md_bytes, entry, put_time, now)
                     _described(md, handed)
                 gmo.ReturnedLength = n
                 err = _fail(CMQC.MQRC_TRUNCATED_MSG_FAILED, _WARNING)
+                # as much as fits is in the buffer all the same (IBM's MQGET, Buffer)
+                err.message = body[:max_length] if handed is None or not handed.prefix \
+                    else handed.prefix + body[:max_length]  # type: ignore[attr-defined]
                 err.original_length = n  # type: ignore[attr-defined]
                 raise err
             md, report = self._returned_md(h, md, md_bytes, entry, put_time, now)

@@ -153,9 +153,9 @@ def _put1(od: Any, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
 
 def _get(hobj: int, md: Any, gmo: Any, max_length: int | None,
          request_md: Any = None) -> Exchange[bytes]:
-    """Truncation warnings are raised as the engine raises them: 2079 with ``.message``,
-    both with ``.original_length``. ``md`` None: a fresh MQMD goes on the wire (it is an
-    input too) and the one that comes back is dropped. ``request_md``: the MQMD the request
+    """Truncation warnings are raised as the engine raises them: 2079 and 2080 with
+    ``.message`` (the part that fitted) and ``.original_length``. ``md`` None: a fresh MQMD
+    goes on the wire (it is an input too) and the one that comes back is dropped. ``request_md``: the MQMD the request
     carries instead of ``md`` (one packed once, mqiparams.Packed, for a channel's every
     get); ``md`` still takes the one that comes back."""
     if md is None:
@@ -182,11 +182,9 @@ def get_done(md: Any, gmo: Any, reply: mqiflows.Decoded) -> bytes:
     copy_fields(md, reply_md)
     copy_fields(gmo, reply_gmo)
     if reply.comp == _WARNING:
-        err = MQMIError(reply.comp, reply.reason)
-        err.original_length = original_length  # type: ignore[attr-defined]
-        if reply.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
-            err.message = data  # type: ignore[attr-defined]
-        raise err
+        # (pymqi's Queue.get: message= and original_length= with either truncation)
+        raise MQMIError(reply.comp, reply.reason, message=data,
+                        original_length=original_length)
     return data
 
 

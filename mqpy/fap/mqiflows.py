@@ -481,14 +481,12 @@ def common_reply(verb: SegmentType, comp: int, reason: int, hobj: int, body: byt
 def truncation_reply(md: Any, gmo: Any, error: Any,
                      byte_order: ByteOrder = ByteOrder.LITTLE) -> MQIReply | None:
     """The MQGET reply (its body in ``byte_order``) for an MQMIError that is a truncation
-    warning -- 2079 with the part of the message got, 2080 with none, both with the
-    message's full length -- or None for any other failure (sent as an empty reply)."""
-    if error.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
-        data = error.message
-    elif error.reason == CMQC.MQRC_TRUNCATED_MSG_FAILED:
-        data = b""
-    else:
+    warning -- 2079 and 2080 alike: the part of the message that fitted the buffer (IBM's
+    MQGET fills the buffer with either) and the message's full length -- or None for any
+    other failure (sent as an empty reply)."""
+    if error.reason not in (CMQC.MQRC_TRUNCATED_MSG_ACCEPTED, CMQC.MQRC_TRUNCATED_MSG_FAILED):
         return None
+    data = getattr(error, "message", b"")
     return encode_reply(SegmentType.MQGET, [md, gmo, error.original_length, data],
                         comp=error.comp, reason=error.reason, byte_order=byte_order)
 

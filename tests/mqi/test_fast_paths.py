@@ -138,7 +138,9 @@ def _workload(root: str, seed: int) -> list:
                     qm.backout()
                     seen.append(("backout",))
             except mqpy.MQMIError as e:
-                seen.append(("error", e.comp, e.reason))
+                # (a truncation: the part that fitted and the length, too)
+                seen.append(("error", e.comp, e.reason, getattr(e, "message", None),
+                             getattr(e, "original_length", None)))
         for name in ("Q1", "Q2"):
             seen.append(("depth", name, eng.queue_status(name)["CURDEPTH"]))
         seen.append(("counted", _counted(eng.stats),

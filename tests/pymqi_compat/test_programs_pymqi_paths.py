@@ -185,11 +185,6 @@ def test_a_trigger_message_unpacked_and_passed_on_as_a_tmc2(qmgr):
     pymqi.Queue(qmgr, TRIGGERED).get()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "pymqi's MQMIError for MQRC_TRUNCATED_MSG_FAILED carries message= (the first "
-    "max_length bytes IBM moves into the buffer); mqpy's carries only original_length "
-    "(mqpy/engine/mqget.py, mqpy/fap/mqiflows.py, mqpy/fap/mqicalls.py, mqpy/readahead.py: "
-    "not this helper's files)"))
 def test_a_short_buffer_fails_with_the_part_that_fitted(qmgr):
     """Given a 10-byte message, when a program gets it with max_length 4 and no
     MQGMO_ACCEPT_TRUNCATED_MSG, then the MQMIError (MQCC_WARNING,

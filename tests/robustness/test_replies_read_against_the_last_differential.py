@@ -61,6 +61,8 @@ def _reply(kind: int, i: int, client: bool) -> tuple[SegmentType, bytes]:
         (_T.MQGET, [_md(i), gmo(Version=2), len(data), data], _OK, 0),
         (_T.MQGET, [_md(i), gmo(Version=4, ResolvedQName=b"Q", ReturnedLength=2), 9, b"tr"],
          _WARNING, CMQC.MQRC_TRUNCATED_MSG_ACCEPTED),
+        (_T.MQGET, [_md(i), gmo(Version=4, ResolvedQName=b"Q", ReturnedLength=9), 9, b"tru"],
+         _WARNING, CMQC.MQRC_TRUNCATED_MSG_FAILED),
         (_T.MQGET, [_md(i, Version=1), gmo(Version=1), 0, b""], _OK, 0),
         (_T.MQGET, [_md(i), gmo(), 9, b""], _FAILED, CMQC.MQRC_TRUNCATED_MSG_FAILED),
     ]
