@@ -216,7 +216,7 @@ class GetCalls(GroupGetCalls):
                 if md is not None:
                     self._fill_md(md, md_bytes, entry, put_time, now)
                     _described(md, handed)
-                gmo.ReturnedLength = n
+                gmo.ReturnedLength = max_length  # (the bytes in the buffer, as IBM)
                 err = _fail(CMQC.MQRC_TRUNCATED_MSG_FAILED, _WARNING)
                 # as much as fits is in the buffer all the same (IBM's MQGET, Buffer)
                 err.message = body[:max_length] if handed is None or not handed.prefix \

@@ -102,13 +102,14 @@ def test_a_short_buffer_fails_with_the_part_that_fitted(qmgr):
     a get with room then returns all of it."""
     put_md = _put(qmgr)
     queue = mqpy.Queue(qmgr, QUEUE, CMQC.MQOO_INPUT_SHARED)
-    md = mqpy.MD()
+    md, gmo = mqpy.MD(), mqpy.GMO()
     with pytest.raises(mqpy.MQMIError) as err:
-        queue.get(8, md, mqpy.GMO())
+        queue.get(8, md, gmo)
     assert (err.value.comp, err.value.reason) == FAILED
     assert err.value.message == err.value.get("message") == BODY[:8]
     assert err.value.original_length == len(BODY)
     assert (md.MsgId, md.CorrelId) == (put_md.MsgId, b"C" * 24)
+    assert gmo.ReturnedLength in (8, CMQC.MQRL_UNDEFINED)  # the bytes in the buffer
     assert queue.get(None, mqpy.MD(), mqpy.GMO()) == BODY
     queue.close()
 
