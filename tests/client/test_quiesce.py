@@ -24,8 +24,18 @@ from collections.abc import Iterator
 import pytest
 
 import mqpy as pymqi  # the programs below are written as pymqi programs are
-from mqpy import CMQC, inprocess
-from tests.support.site import CHANNEL, QM, QUEUE, Site
+from mqpy import CMQC
+from tests.support.endings import (
+    came,
+    client,
+    client_ini,
+    end_connections,
+    ended,
+    endmqm,
+    ensure_running,
+    running,
+)
+from tests.support.site import CHANNEL, QUEUE, Site
 from tests.support.site_here import HereSite, started_site
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(240)]
@@ -72,86 +82,6 @@ def any_site(request, monkeypatch, tmp_path) -> Iterator[Site]:
 
 
 # ------------------------------------------------------------------------------ helpers
-
-_MADE: list[pymqi.QueueManager] = []
-
-
-def end_connections() -> None:
-    """The connections a test made, disconnected (a reconnecting one stopped)."""
-    while _MADE:
-        qmgr = _MADE.pop()
-        conn = qmgr.__dict__.get("_conn")
-        recon = getattr(conn, "_recon", None)
-        try:
-            if qmgr.is_connected or recon is not None:
-                qmgr.disconnect()
-        except (pymqi.MQMIError, pymqi.PYIFError):
-            pass
-        background = getattr(recon, "background", None)
-        if background is not None:
-            background.join(10)
-
-
-def ensure_running(site: Site) -> None:
-    """The queue manager started (strmqm) unless it runs, and taking client connections (one
-    still ending, a controlled end left by a test, is waited for and started again)."""
-    deadline = time.monotonic() + 60
-    while True:
-        if not running(site):
-            proc = site.inst.run("strmqm", QM)
-            assert proc.returncode in (0, 5), proc.stdout + proc.stderr
-            site._wait_listening()
-        try:
-            site.client().disconnect()
-            return
-        except pymqi.MQMIError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
-
-
-def client_ini(tmp_path, monkeypatch, **values: str) -> None:
-    lines = "".join(f"   {k}={v}\n" for k, v in values.items())
-    path = tmp_path / "mqclient.ini"
-    path.write_text("CHANNELS:\n" + lines)
-    monkeypatch.setenv("MQCLNTCF", str(path))
-
-
-def client(site: Site, conn_info: str | None = None, sharecnv: int = 10
-           ) -> tuple[pymqi.QueueManager, list[int]]:
-    """A pymqi program's client connection with an event handler: the reasons it is told."""
-    qmgr = pymqi.QueueManager(None)
-    _MADE.append(qmgr)
-    qmgr.connect_tcp_client(QM, pymqi.CD(SharingConversations=sharecnv), CHANNEL,
-                            conn_info or site.conn_info)
-    events: list[int] = []
-    qmgr.cb(operation=CMQC.MQOP_REGISTER, cbd=pymqi.CBD(
-        CallbackType=CMQC.MQCBT_EVENT_HANDLER,
-        CallbackFunction=lambda **kw: events.append(kw["cbc"].Reason)))
-    return qmgr, events
-
-
-def endmqm(site: Site, *options: str) -> None:
-    proc = site.inst.run("endmqm", *options, QM)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-
-
-def came(condition, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
-def running(site: Site) -> bool:
-    return inprocess.is_locked(site.qmdir)
-
-
-def ended(site: Site, timeout: float) -> bool:
-    return came(lambda: not running(site), timeout)
-
 
 IN_OUT = CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED
 FIQ_PMO = pymqi.PMO(Options=CMQC.MQPMO_FAIL_IF_QUIESCING | CMQC.MQPMO_NO_SYNCPOINT)

@@ -22,9 +22,8 @@ import pytest
 
 import mqpy as pymqi  # the programs below are written as pymqi programs are
 from mqpy import CMQC
-from tests.client.test_quiesce import (
-    FIQ_PMO,
-    IN_OUT,
+from tests.client.test_quiesce import FIQ_PMO, IN_OUT
+from tests.support.endings import (
     came,
     client,
     end_connections,

@@ -18,8 +18,9 @@ from collections.abc import Iterator
 import pytest
 
 import mqpy as pymqi  # the programs below are written as pymqi programs are
-from mqpy import CMQC, inprocess
-from tests.support.site import CHANNEL, QM, QUEUE, Site
+from mqpy import CMQC
+from tests.support.endings import client, end_connections, endmqm, ensure_running
+from tests.support.site import QUEUE, Site
 from tests.support.site_here import HereSite, started_site
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(240)]
@@ -36,9 +37,6 @@ def standard_site(tmp_path_factory) -> Iterator[Site]:
                             {"MQIBindType": "STANDARD"}, HereSite)
 
 
-_MADE: list[pymqi.QueueManager] = []
-
-
 @pytest.fixture(params=["FASTPATH", "STANDARD"])
 def site(request, tmp_path, monkeypatch) -> Iterator[Site]:
     """Each queue manager running, QUEUE empty, a reconnecting mqclient.ini."""
@@ -52,47 +50,7 @@ def site(request, tmp_path, monkeypatch) -> Iterator[Site]:
     ensure_running(s)
     s.mqsc_here(f"CLEAR QLOCAL({QUEUE})\n", ok=False)
     yield s
-    while _MADE:
-        qmgr = _MADE.pop()
-        recon = getattr(qmgr.__dict__.get("_conn"), "_recon", None)
-        try:
-            qmgr.disconnect()
-        except (pymqi.MQMIError, pymqi.PYIFError):
-            pass
-        if getattr(recon, "background", None) is not None:
-            recon.background.join(10)
-
-
-def ensure_running(site: Site) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        if not inprocess.is_locked(site.qmdir):
-            proc = site.inst.run("strmqm", QM)
-            assert proc.returncode in (0, 5), proc.stdout + proc.stderr
-            site._wait_listening()
-        try:
-            site.client().disconnect()
-            return
-        except pymqi.MQMIError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
-
-
-def client(site: Site) -> tuple[pymqi.QueueManager, list[int]]:
-    qmgr = pymqi.QueueManager(None)
-    _MADE.append(qmgr)
-    qmgr.connect_tcp_client(QM, pymqi.CD(), CHANNEL, site.conn_info)
-    events: list[int] = []
-    qmgr.cb(operation=CMQC.MQOP_REGISTER, cbd=pymqi.CBD(
-        CallbackType=CMQC.MQCBT_EVENT_HANDLER,
-        CallbackFunction=lambda **kw: events.append(kw["cbc"].Reason)))
-    return qmgr, events
-
-
-def endmqm(site: Site, *options: str) -> None:
-    proc = site.inst.run("endmqm", *options, QM)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    end_connections()
 
 
 IN_OUT = CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED

@@ -23,9 +23,11 @@ from collections.abc import Iterator
 import pytest
 
 import mqpy as pymqi  # the programs below are written as pymqi programs are
-from mqpy import CMQC, inprocess
+from mqpy import CMQC
+from tests.support.endings import came, end_connections, endmqm, ensure_running, running
+from tests.support.endings import client as connected
 from tests.support.installation import chinit_command
-from tests.support.site import CHANNEL, QM, QUEUE, Site
+from tests.support.site import QM, QUEUE, Site
 from tests.support.site_here import HereSite, started_site
 from tests.support.waiting import wait_for
 
@@ -80,9 +82,6 @@ def listener(standard_site, tmp_path_factory) -> Iterator[Runmqlsr]:
     lsr.end()
 
 
-_MADE: list[pymqi.QueueManager] = []
-
-
 @pytest.fixture
 def site(standard_site, listener, monkeypatch, tmp_path) -> Iterator[Site]:
     """The queue manager running, QUEUE empty, a reconnecting mqclient.ini."""
@@ -94,54 +93,12 @@ def site(standard_site, listener, monkeypatch, tmp_path) -> Iterator[Site]:
     ensure_running(standard_site)
     standard_site.mqsc_here(f"CLEAR QLOCAL({QUEUE})\n", ok=False)
     yield standard_site
-    while _MADE:
-        qmgr = _MADE.pop()
-        recon = getattr(qmgr.__dict__.get("_conn"), "_recon", None)
-        try:
-            if qmgr.is_connected or recon is not None:
-                qmgr.disconnect()
-        except (pymqi.MQMIError, pymqi.PYIFError):
-            pass
-        if getattr(recon, "background", None) is not None:
-            recon.background.join(10)
-
-
-def running(site: Site) -> bool:
-    return inprocess.is_locked(site.qmdir)
-
-
-def ensure_running(site: Site) -> None:
-    if not running(site):
-        proc = site.inst.run("strmqm", QM)
-        assert proc.returncode in (0, 5), proc.stdout + proc.stderr
-        site._wait_listening()
+    end_connections()
 
 
 def client(listener: Runmqlsr, sharecnv: int) -> tuple[pymqi.QueueManager, list[int]]:
     """A client connection through the runmqlsr, with an event handler: what it is told."""
-    qmgr = pymqi.QueueManager(None)
-    _MADE.append(qmgr)
-    qmgr.connect_tcp_client(QM, pymqi.CD(SharingConversations=sharecnv), CHANNEL,
-                            f"127.0.0.1({listener.port})")
-    events: list[int] = []
-    qmgr.cb(operation=CMQC.MQOP_REGISTER, cbd=pymqi.CBD(
-        CallbackType=CMQC.MQCBT_EVENT_HANDLER,
-        CallbackFunction=lambda **kw: events.append(kw["cbc"].Reason)))
-    return qmgr, events
-
-
-def endmqm(site: Site, *options: str) -> None:
-    proc = site.inst.run("endmqm", *options, QM)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-
-
-def came(condition, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
+    return connected(None, f"127.0.0.1({listener.port})", sharecnv)
 
 
 IN_OUT = CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED
