@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import signal
 import socket
-import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
@@ -22,7 +21,8 @@ import mqpy
 from mqpy import CMQC, config
 from mqpy_chinit import handoff
 from tests.support.daemon_pair import bind, command_server, depth, mqsc_here, two_daemons
-from tests.support.installation import Installation, chinit_command
+from tests.support.installation import Installation
+from tests.support.runmqlsr import Runmqlsr
 from tests.support.site import NOBODY, as_nobody
 from tests.support.waiting import wait_for
 
@@ -39,41 +39,6 @@ def _log(site: Installation, qmgr: str) -> str:
             return f.read()
     except FileNotFoundError:
         return ""
-
-
-class Runmqlsr:
-    """A runmqlsr of QM2 on a port of its own (its output in a file: never a full pipe)."""
-
-    def __init__(self, site: Installation, out: str, port: int = 0) -> None:
-        self.out = out
-        with open(out, "w") as f:
-            self.proc = subprocess.Popen(
-                chinit_command(site, "runmqlsr", "-m", "QM2", "-t", "tcp", "-i", "127.0.0.1",
-                               "-p", str(port)), env=site.env, stdout=f,
-                stderr=subprocess.STDOUT, text=True)
-        line = wait_for(self._listening, 60, "runmqlsr listening")  # (a loaded machine)
-        self.port = int(str(line).rsplit("port ", 1)[1].rstrip(").\n"))
-
-    def _listening(self) -> str | None:
-        assert self.proc.poll() is None, self.output()
-        for line in self.output().splitlines():
-            if "AMQ8021I" in line:
-                return line
-        return None
-
-    def output(self) -> str:
-        with open(self.out) as f:
-            return f.read()
-
-    def end(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-        assert "Traceback" not in self.output(), self.output()
 
 
 @pytest.fixture

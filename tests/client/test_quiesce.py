@@ -67,20 +67,6 @@ def site(request, monkeypatch, tmp_path) -> Iterator[Site]:
     end_connections()
 
 
-#: both bind types; the tests that do not need the client host told as the end begins
-@pytest.fixture(params=["FASTPATH", "STANDARD"])
-def any_site(request, monkeypatch, tmp_path) -> Iterator[Site]:
-    monkeypatch.setenv("MQCLNTCF", str(tmp_path / "none.ini"))
-    for var in ("MQSERVER", "MQCCDTURL", "MQ_CONNECT_TYPE"):
-        monkeypatch.delenv(var, raising=False)
-    s = request.getfixturevalue("fastpath_site" if request.param == "FASTPATH"
-                                else "standard_site")
-    ensure_running(s)
-    s.mqsc_here(f"CLEAR QLOCAL({QUEUE})\nSTART CHANNEL({CHANNEL})\n", ok=False)
-    yield s
-    end_connections()
-
-
 # ------------------------------------------------------------------------------ helpers
 
 IN_OUT = CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED
@@ -125,11 +111,10 @@ def test_a_controlled_endmqm_tells_the_event_handler_at_once_and_calls_go_on(fas
 
 
 @pytest.mark.parametrize("sharecnv", [10, 0])
-def test_a_waiting_get_that_fails_if_quiescing_returns_at_once(any_site, sharecnv):
+def test_a_waiting_get_that_fails_if_quiescing_returns_at_once(site, sharecnv):
     """Given a client's MQGET waiting a minute with MQGMO_FAIL_IF_QUIESCING, when endmqm -c
     is issued, then the get returns at once with MQRC_Q_MGR_QUIESCING, and the queue manager
     ends once the application disconnects."""
-    site = any_site
     qmgr, _ = client(site, sharecnv=sharecnv)
     queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
     outcome: list[object] = []
@@ -177,12 +162,11 @@ def test_endmqm_c_r_moves_a_reconnectable_client_off_so_the_end_completes(
 
 @pytest.mark.parametrize("sharecnv", [10, 0])
 def test_a_plain_controlled_end_then_an_immediate_one_does_not_reconnect(
-        any_site, tmp_path, monkeypatch, sharecnv):
+        site, tmp_path, monkeypatch, sharecnv):
     """Given a reconnectable client with a queue open, when endmqm -c is issued and, while
     the client stays (the controlled end waits for it), endmqm -i, and the queue manager is
     started again, then the client's next call fails MQRC_CONNECTION_BROKEN and it never
     reconnected."""
-    site = any_site
     client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(100,0)")
     qmgr, events = client(site, sharecnv=sharecnv)
     queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)

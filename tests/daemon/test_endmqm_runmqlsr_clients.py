@@ -16,7 +16,6 @@ handler told MQRC_CONNECTION_QUIESCING at once, while the queue manager waits fo
 
 from __future__ import annotations
 
-import subprocess
 import time
 from collections.abc import Iterator
 
@@ -26,47 +25,11 @@ import mqpy as pymqi  # the programs below are written as pymqi programs are
 from mqpy import CMQC
 from tests.support.endings import came, end_connections, endmqm, ensure_running, running
 from tests.support.endings import client as connected
-from tests.support.installation import chinit_command
+from tests.support.runmqlsr import Runmqlsr
 from tests.support.site import QM, QUEUE, Site
 from tests.support.site_here import HereSite, started_site
-from tests.support.waiting import wait_for
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(240)]
-
-
-class Runmqlsr:
-    """A runmqlsr of QM on a port of its own (its output in a file: never a full pipe)."""
-
-    def __init__(self, site: Site, out: str) -> None:
-        self.out = out
-        with open(out, "w") as f:
-            self.proc = subprocess.Popen(
-                chinit_command(site.inst, "runmqlsr", "-m", QM, "-t", "tcp", "-i",
-                               "127.0.0.1", "-p", "0"),
-                env=site.inst.env, stdout=f, stderr=subprocess.STDOUT, text=True)
-        line = wait_for(self._listening, 60, "runmqlsr listening")
-        self.port = int(str(line).rsplit("port ", 1)[1].rstrip(").\n"))
-
-    def _listening(self) -> str | None:
-        assert self.proc.poll() is None, self.output()
-        for line in self.output().splitlines():
-            if "AMQ8021I" in line:
-                return line
-        return None
-
-    def output(self) -> str:
-        with open(self.out) as f:
-            return f.read()
-
-    def end(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-        assert "Traceback" not in self.output(), self.output()
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +40,7 @@ def standard_site(tmp_path_factory) -> Iterator[Site]:
 
 @pytest.fixture(scope="module")
 def listener(standard_site, tmp_path_factory) -> Iterator[Runmqlsr]:
-    lsr = Runmqlsr(standard_site, str(tmp_path_factory.mktemp("lsr") / "runmqlsr.out"))
+    lsr = Runmqlsr(standard_site.inst, str(tmp_path_factory.mktemp("lsr") / "runmqlsr.out"), qmgr=QM)
     yield lsr
     lsr.end()
 
@@ -159,7 +122,7 @@ def test_a_controlled_endmqm_completes_while_a_runmqlsr_runs(site, tmp_path):
     """Given a runmqlsr started while the queue manager runs and no client connected, when
     endmqm -c is issued, then the queue manager ends (IBM's listeners do not hold a
     controlled end)."""
-    fresh = Runmqlsr(site, str(tmp_path / "runmqlsr.out"))
+    fresh = Runmqlsr(site.inst, str(tmp_path / "runmqlsr.out"), qmgr=QM)
     try:
         endmqm(site, "-c")
         ended = came(lambda: not running(site), 20)
