@@ -24,6 +24,7 @@ import pytest
 import mqpy
 import mqpy as pymqi  # the programs below are written as pymqi programs are
 from mqpy import CMQC, CMQXC, clientinstance
+from tests.support.endings import client_ini, end_connections, made
 from tests.support.installation import gone
 from tests.support.site import CHANNEL, QM, QUEUE, Site
 from tests.support.site_here import HereSite, started_site
@@ -45,41 +46,11 @@ def running(site: Site, monkeypatch, tmp_path) -> Iterator[None]:
     _ensure_running(site)
     site.mqsc_here(f"CLEAR QLOCAL({QUEUE})\nSTART CHANNEL({CHANNEL})\n", ok=False)
     yield
-    _end_connections()
+    end_connections()
 
 
 #: the connections a test made: disconnected at its end, whatever happened, so that none
 #: goes on reconnecting (in the background) during the module's other tests or after it
-_MADE: list[pymqi.QueueManager] = []
-
-
-def _made(qmgr: pymqi.QueueManager) -> pymqi.QueueManager:
-    _MADE.append(qmgr)
-    return qmgr
-
-
-def _end_connections() -> None:
-    while _MADE:
-        qmgr = _MADE.pop()
-        conn = qmgr.__dict__.get("_conn")
-        recon = getattr(conn, "_recon", None)
-        try:
-            if qmgr.is_connected or recon is not None:
-                qmgr.disconnect()
-        except (pymqi.MQMIError, pymqi.PYIFError):
-            pass
-        background = getattr(recon, "background", None)
-        if background is not None:
-            background.join(10)
-
-
-def _client_ini(tmp_path, monkeypatch, **values: str) -> None:
-    lines = "".join(f"   {k}={v}\n" for k, v in values.items())
-    path = tmp_path / "mqclient.ini"
-    path.write_text("CHANNELS:\n" + lines)
-    monkeypatch.setenv("MQCLNTCF", str(path))
-
-
 def _ensure_running(site: Site) -> None:
     """The queue manager started (strmqm) unless it runs, and taking client connections."""
     if site.inst.pid(QM) is None or not _listening(site):
@@ -131,7 +102,7 @@ def _kill_and_restart(site: Site) -> None:
 
 def _pymqi_client(site: Site, **cd_fields) -> pymqi.QueueManager:
     """A pymqi program's client connection (``connect_tcp_client``)."""
-    qmgr = _made(pymqi.QueueManager(None))
+    qmgr = made(pymqi.QueueManager(None))
     qmgr.connect_tcp_client(QM, pymqi.CD(**cd_fields), CHANNEL, site.conn_info)
     return qmgr
 
@@ -145,7 +116,7 @@ def test_a_program_goes_on_putting_and_getting_across_a_queue_manager_restart(
     """Given mqclient.ini's DefRecon=YES and a pymqi program with a queue open, when the
     queue manager is ended (endmqm -i -r) and started again, then its next get gets the
     persistent message put before, over the same Queue, and it goes on putting and getting."""
-    _client_ini(tmp_path, monkeypatch, DefRecon="YES")
+    client_ini(tmp_path, monkeypatch, DefRecon="YES")
     qmgr = _pymqi_client(site)
     queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
     queue.put(b"before", pymqi.MD(Persistence=PERSISTENT))
@@ -176,7 +147,7 @@ def test_the_mqcd_defreconnect_reconnects_after_the_queue_manager_was_killed(sit
     again, then its calls go on: the queue opened before is open again."""
     cd = pymqi.CD(ChannelName=CHANNEL.encode(), ConnectionName=site.conn_info.encode(),
                   DefReconnect=CMQXC.MQRCN_YES)
-    qmgr = _made(pymqi.QueueManager(None))
+    qmgr = made(pymqi.QueueManager(None))
     qmgr.connect_with_options(QM, cd=cd)
     queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
     queue.put(b"kept", pymqi.MD(Persistence=PERSISTENT))
@@ -188,7 +159,7 @@ def test_the_mqcd_defreconnect_reconnects_after_the_queue_manager_was_killed(sit
 def test_reconnect_disabled_in_mqclient_ini_wins_over_the_channel(site, tmp_path, monkeypatch):
     """Given DefRecon=DISABLED in mqclient.ini, when the MQCD asks for reconnection, then
     the connection does not reconnect (2009)."""
-    _client_ini(tmp_path, monkeypatch, DefRecon="DISABLED")
+    client_ini(tmp_path, monkeypatch, DefRecon="DISABLED")
     qmgr = _pymqi_client(site, DefReconnect=CMQXC.MQRCN_YES)
     queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
     _restart(site)
@@ -201,7 +172,7 @@ def test_stop_conn_and_stop_channel_are_reconnected(site, tmp_path, monkeypatch)
     """Given a reconnecting connection, when its connection is stopped (STOP CONN), then its
     next call goes on over a new one; when its channel is stopped (STOP CHANNEL), then a call
     waits while new channels are refused, and goes on once the channel is started again."""
-    _client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
+    client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
     qmgr = _pymqi_client(site)
     queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
     queue.put(b"one")
@@ -226,7 +197,7 @@ def test_a_unit_of_work_in_flight_is_backed_out_and_mqcmit_says_so(site, tmp_pat
     """Given a put under syncpoint not yet committed, when the connection is reconnected,
     then a put under syncpoint fails with MQRC_BACKED_OUT, MQCMIT answers MQRC_BACKED_OUT
     (MQCC_WARNING) and the message is not on the queue; the next unit of work commits."""
-    _client_ini(tmp_path, monkeypatch, DefRecon="YES")
+    client_ini(tmp_path, monkeypatch, DefRecon="YES")
     qmgr = _pymqi_client(site)
     queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
     sync = pymqi.PMO(Options=CMQC.MQPMO_SYNCPOINT)
@@ -251,7 +222,7 @@ def test_the_event_handler_is_told_reconnecting_then_reconnected(site, tmp_path,
     """Given an event handler registered (MQCB, MQCBT_EVENT_HANDLER) on a reconnecting
     connection, when the queue manager restarts and the program makes a call, then the
     handler is called with MQRC_RECONNECTING (MQCC_WARNING) then MQRC_RECONNECTED."""
-    _client_ini(tmp_path, monkeypatch, DefRecon="YES")
+    client_ini(tmp_path, monkeypatch, DefRecon="YES")
     qmgr = _pymqi_client(site)
     events: list[tuple[int, int]] = []
 
@@ -275,7 +246,7 @@ def test_reconnect_failed_once_the_reconnect_timeout_has_passed(site, tmp_path, 
     and does not come back, then the next call waits about that long and fails with
     MQRC_RECONNECT_FAILED, as do the later ones; the event handler is told, and MQSTAT says
     the connection failed to reconnect."""
-    _client_ini(tmp_path, monkeypatch, DefRecon="YES", MQReconnectTimeout="2",
+    client_ini(tmp_path, monkeypatch, DefRecon="YES", MQReconnectTimeout="2",
                 ReconDelay="(300,0)")
     qmgr = _pymqi_client(site)
     events: list[int] = []
@@ -300,7 +271,7 @@ def test_reconnect_failed_once_the_reconnect_timeout_has_passed(site, tmp_path, 
 def test_a_waiting_get_goes_on_waiting_on_the_new_connection(site, tmp_path, monkeypatch):
     """Given a get waiting for a message, when the queue manager restarts, then the get
     goes on waiting over the new connection and gets the message put after the restart."""
-    _client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
+    client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
     qmgr = _pymqi_client(site)
     queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
     got: list[object] = []
@@ -316,7 +287,7 @@ def test_a_waiting_get_goes_on_waiting_on_the_new_connection(site, tmp_path, mon
     waiter.start()
     time.sleep(0.5)
     _restart(site)
-    other = _made(site.client())
+    other = made(site.client())
     time.sleep(1.5)  # (the waiting get is made again once reconnected)
     pymqi.Queue(other, QUEUE, CMQC.MQOO_OUTPUT).put(b"for the waiter")
     waiter.join(60)
@@ -329,7 +300,7 @@ def test_a_persistent_put_cut_off_in_flight_is_call_interrupted(site, tmp_path, 
     """Given a reconnecting connection, when its socket is cut while a persistent put
     outside syncpoint waits for its reply (its outcome not known), then the put answers
     MQRC_CALL_INTERRUPTED, and the connection goes on (reconnected)."""
-    _client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(100,0)")
+    client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(100,0)")
     qmgr = _pymqi_client(site)
     queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
     conn = qmgr.connection()
@@ -357,7 +328,7 @@ def test_a_persistent_put_cut_off_in_flight_is_call_interrupted(site, tmp_path, 
 def test_logical_order_is_reconnect_incompatible(site, tmp_path, monkeypatch):
     """Given a reconnecting connection, when a put asks for MQPMO_LOGICAL_ORDER, then it
     fails with MQRC_RECONNECT_INCOMPATIBLE (the queue manager's group state would be lost)."""
-    _client_ini(tmp_path, monkeypatch, DefRecon="YES")
+    client_ini(tmp_path, monkeypatch, DefRecon="YES")
     qmgr = _pymqi_client(site)
     queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
     with pytest.raises(pymqi.MQMIError) as e:
@@ -374,7 +345,7 @@ def test_a_pymqi_program_with_mqcno_reconnect_goes_on_across_a_restart(site):
     (connect_with_options(cd=..., opts=...)), when the queue manager restarts, then its
     calls go on."""
     cd = pymqi.CD(ChannelName=CHANNEL.encode(), ConnectionName=site.conn_info.encode())
-    qmgr = _made(pymqi.QueueManager(None))
+    qmgr = made(pymqi.QueueManager(None))
     qmgr.connect_with_options(QM, cd, CMQC.MQCNO_RECONNECT)
     queue = pymqi.Queue(qmgr, QUEUE, IN_OUT)
     queue.put(b"before", pymqi.MD(Persistence=PERSISTENT))
@@ -389,7 +360,7 @@ def test_an_ibmmq_program_with_cno_options_reconnect_goes_on_across_a_restart(si
     cno = mqpy.CNO()
     cno.Options = CMQC.MQCNO_RECONNECT_Q_MGR
     cd = mqpy.CD(ChannelName=CHANNEL.encode(), ConnectionName=site.conn_info.encode())
-    qmgr = _made(mqpy.QueueManager(None))
+    qmgr = made(mqpy.QueueManager(None))
     qmgr.connect_with_options(QM, cd=cd, cno=cno)
     queue = mqpy.Queue(qmgr, QUEUE, IN_OUT)
     _restart(site)
@@ -401,7 +372,7 @@ def test_an_ibmmq_program_with_cno_options_reconnect_goes_on_across_a_restart(si
 def test_mqcno_reconnect_is_refused_for_a_bindings_connection(site):
     """IBM: reconnection is for client connections; MQCONNX in bindings mode with
     MQCNO_RECONNECT fails (MQRC_OPTIONS_ERROR)."""
-    qmgr = _made(pymqi.QueueManager(None))
+    qmgr = made(pymqi.QueueManager(None))
     with pytest.raises(pymqi.MQMIError) as e:
         qmgr.connect_with_options(QM, opts=CMQC.MQCNO_RECONNECT)
     assert e.value.reason == CMQC.MQRC_OPTIONS_ERROR
@@ -436,7 +407,7 @@ def test_a_plain_endmqm_does_not_reconnect_reconnectable_clients(
     again, then the client's next call fails with MQRC_CONNECTION_BROKEN and it never
     reconnected."""
     site = either_site
-    _client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(100,0)")
+    client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(100,0)")
     qmgr = _pymqi_client(site, SharingConversations=sharecnv)
     events: list[int] = []
     qmgr.cb(operation=CMQC.MQOP_REGISTER, cbd=pymqi.CBD(
@@ -457,7 +428,7 @@ def test_endmqm_r_then_strmqm_lets_a_reconnectable_client_go_on(either_site, tmp
     again, then the client's next get gets that message over the same Queue, its event
     handler was told MQRC_RECONNECTING then MQRC_RECONNECTED, and it goes on putting."""
     site = either_site
-    _client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
+    client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
     qmgr = _pymqi_client(site)
     events: list[int] = []
     qmgr.cb(operation=CMQC.MQOP_REGISTER, cbd=pymqi.CBD(
@@ -477,14 +448,14 @@ def test_endmqm_r_then_strmqm_lets_a_reconnectable_client_go_on(either_site, tmp
 def test_a_managed_subscription_is_made_again(site, tmp_path, monkeypatch):
     """Given a managed non-durable subscription, when the queue manager restarts, then a
     publication made after it reaches the subscription's handle, as before."""
-    _client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
+    client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
     qmgr = _pymqi_client(site)
     sd = pymqi.SD(Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED | CMQC.MQSO_NON_DURABLE)
     sd.set_vs("ObjectString", "reconnect/news")
     sub = pymqi.Subscription(qmgr)
     sub.sub(sub_desc=sd)
     _restart(site)
-    publisher = _made(site.client())
+    publisher = made(site.client())
     topic = pymqi.Topic(publisher, topic_string="reconnect/news")
     topic.open(open_opts=CMQC.MQOO_OUTPUT)
     sub_queue = sub.sub_queue
@@ -503,7 +474,7 @@ def test_an_asynchronous_consumer_goes_on_consuming(site, tmp_path, monkeypatch)
     """Given a message consumer started with MQCTL (its queue's handle registered by MQCB),
     when the queue manager restarts, then a message put after it is given to the consumer,
     and the event handler was told of the reconnection."""
-    _client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
+    client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
     qmgr = _pymqi_client(site)
     got: list[bytes] = []
     events: list[int] = []
@@ -521,7 +492,7 @@ def test_an_asynchronous_consumer_goes_on_consuming(site, tmp_path, monkeypatch)
                            WaitInterval=CMQC.MQWI_UNLIMITED))
     qmgr.ctl(CMQC.MQOP_START)
     _restart(site)
-    other = _made(site.client())
+    other = made(site.client())
     pymqi.Queue(other, QUEUE, CMQC.MQOO_OUTPUT).put(b"to the consumer")
     deadline = time.monotonic() + 30
     while not got and time.monotonic() < deadline:
@@ -539,7 +510,7 @@ def test_an_idle_connection_reconnects_at_once_and_mqstat_says_so(site, tmp_path
     its event handler is told MQRC_RECONNECTING at once and MQSTAT(MQSTAT_TYPE_RECONNECTION)
     says MQRC_RECONNECTING; when it is started again, then MQRC_RECONNECTED comes without
     any call of the program, and MQSTAT says the connection is connected."""
-    _client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
+    client_ini(tmp_path, monkeypatch, DefRecon="YES", ReconDelay="(200,50)")
     qmgr = _pymqi_client(site)
     events: list[int] = []
     qmgr.cb(operation=CMQC.MQOP_REGISTER, cbd=pymqi.CBD(

@@ -21,6 +21,7 @@ import pytest
 
 import mqpy as pymqi  # the programs below are written as pymqi programs are
 from mqpy import CMQC, inprocess
+from tests.support.endings import end_connections, made
 from tests.support.site import ADMIT_OWNER, CHANNEL, QM, QUEUE, Site
 from tests.support.site_here import HereSite, started_site
 
@@ -30,9 +31,6 @@ pytestmark = [pytest.mark.system, pytest.mark.timeout(240)]
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Iterator[Site]:
     yield from started_site(str(tmp_path_factory.mktemp("qmid") / "data"), None, HereSite)
-
-
-_MADE: list[pymqi.QueueManager] = []
 
 
 @pytest.fixture(autouse=True)
@@ -45,20 +43,11 @@ def reconnecting(site, tmp_path, monkeypatch) -> Iterator[None]:
     for var in ("MQSERVER", "MQCCDTURL", "MQ_CONNECT_TYPE"):
         monkeypatch.delenv(var, raising=False)
     yield
-    while _MADE:
-        qmgr = _MADE.pop()
-        recon = getattr(qmgr.__dict__.get("_conn"), "_recon", None)
-        try:
-            qmgr.disconnect()
-        except (pymqi.MQMIError, pymqi.PYIFError):
-            pass
-        if getattr(recon, "background", None) is not None:
-            recon.background.join(20)
+    end_connections()
 
 
 def client(site: Site) -> pymqi.QueueManager:
-    qmgr = pymqi.QueueManager(None)
-    _MADE.append(qmgr)
+    qmgr = made(pymqi.QueueManager(None))
     qmgr.connect_tcp_client(QM, pymqi.CD(), CHANNEL, site.conn_info)
     return qmgr
 

@@ -13,6 +13,12 @@ from tests.support.site import CHANNEL, QM, Site
 _MADE: list[pymqi.QueueManager] = []
 
 
+def made(qmgr: pymqi.QueueManager) -> pymqi.QueueManager:
+    """``qmgr``, ended by :func:`end_connections` at the test's end."""
+    _MADE.append(qmgr)
+    return qmgr
+
+
 def end_connections() -> None:
     """The connections a test made, disconnected (a reconnecting one stopped)."""
     while _MADE:
@@ -57,8 +63,7 @@ def client_ini(tmp_path, monkeypatch, **values: str) -> None:
 def client(site: Site, conn_info: str | None = None, sharecnv: int = 10
            ) -> tuple[pymqi.QueueManager, list[int]]:
     """A pymqi program's client connection with an event handler: the reasons it is told."""
-    qmgr = pymqi.QueueManager(None)
-    _MADE.append(qmgr)
+    qmgr = made(pymqi.QueueManager(None))
     qmgr.connect_tcp_client(QM, pymqi.CD(SharingConversations=sharecnv), CHANNEL,
                             conn_info or site.conn_info)
     events: list[int] = []
