@@ -33,13 +33,13 @@ from tests.support.endings import (
     ended,
     endmqm,
     ensure_running,
+    ready,
     running,
 )
 from tests.support.site import CHANNEL, QUEUE, Site
 from tests.support.site_here import HereSite, started_site
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(240)]
-
 
 
 @pytest.fixture(scope="module")
@@ -56,14 +56,9 @@ def standard_site(tmp_path_factory) -> Iterator[Site]:
 @pytest.fixture(params=["FASTPATH", "STANDARD"])
 def site(request, monkeypatch, tmp_path) -> Iterator[Site]:
     """A queue manager of each bind type, running, QUEUE empty, no mqclient.ini."""
-    monkeypatch.setenv("MQCLNTCF", str(tmp_path / "none.ini"))
-    for var in ("MQSERVER", "MQCCDTURL", "MQ_CONNECT_TYPE"):
-        monkeypatch.delenv(var, raising=False)
-    s = request.getfixturevalue("fastpath_site" if request.param == "FASTPATH"
-                                else "standard_site")
-    ensure_running(s)
-    s.mqsc_here(f"CLEAR QLOCAL({QUEUE})\nSTART CHANNEL({CHANNEL})\n", ok=False)
-    yield s
+    yield ready(request.getfixturevalue("fastpath_site" if request.param == "FASTPATH"
+                                        else "standard_site"), monkeypatch, tmp_path,
+                mqsc=f"START CHANNEL({CHANNEL})\n")
     end_connections()
 
 

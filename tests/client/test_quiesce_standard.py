@@ -29,7 +29,7 @@ from tests.support.endings import (
     end_connections,
     ended,
     endmqm,
-    ensure_running,
+    ready,
     running,
 )
 from tests.support.site import QM, QUEUE, Site
@@ -51,12 +51,7 @@ def standard_site(tmp_path_factory) -> Iterator[Site]:
 @pytest.fixture
 def site(standard_site, monkeypatch, tmp_path) -> Iterator[Site]:
     """The STANDARD queue manager, running, QUEUE empty, no mqclient.ini."""
-    monkeypatch.setenv("MQCLNTCF", str(tmp_path / "none.ini"))
-    for var in ("MQSERVER", "MQCCDTURL", "MQ_CONNECT_TYPE"):
-        monkeypatch.delenv(var, raising=False)
-    ensure_running(standard_site)
-    standard_site.mqsc_here(f"CLEAR QLOCAL({QUEUE})\n", ok=False)
-    yield standard_site
+    yield ready(standard_site, monkeypatch, tmp_path)
     end_connections()
     if running(standard_site):  # (a test that failed may leave a controlled end waiting)
         standard_site.inst.run("endmqm", "-i", QM)

@@ -19,7 +19,14 @@ import pytest
 
 import mqpy as pymqi  # the programs below are written as pymqi programs are
 from mqpy import CMQC
-from tests.support.endings import client, end_connections, endmqm, ensure_running
+from tests.support.endings import (
+    RECONNECTING,
+    client,
+    end_connections,
+    endmqm,
+    ensure_running,
+    ready,
+)
 from tests.support.site import QUEUE, Site
 from tests.support.site_here import HereSite, started_site
 
@@ -40,16 +47,9 @@ def standard_site(tmp_path_factory) -> Iterator[Site]:
 @pytest.fixture(params=["FASTPATH", "STANDARD"])
 def site(request, tmp_path, monkeypatch) -> Iterator[Site]:
     """Each queue manager running, QUEUE empty, a reconnecting mqclient.ini."""
-    path = tmp_path / "mqclient.ini"
-    path.write_text("CHANNELS:\n   DefRecon=YES\n   ReconDelay=(200,0)\n")
-    monkeypatch.setenv("MQCLNTCF", str(path))
-    for var in ("MQSERVER", "MQCCDTURL", "MQ_CONNECT_TYPE"):
-        monkeypatch.delenv(var, raising=False)
-    s = request.getfixturevalue("fastpath_site" if request.param == "FASTPATH"
-                                else "standard_site")
-    ensure_running(s)
-    s.mqsc_here(f"CLEAR QLOCAL({QUEUE})\n", ok=False)
-    yield s
+    yield ready(request.getfixturevalue("fastpath_site" if request.param == "FASTPATH"
+                                        else "standard_site"), monkeypatch, tmp_path,
+                RECONNECTING)
     end_connections()
 
 

@@ -23,7 +23,15 @@ import pytest
 
 import mqpy as pymqi  # the programs below are written as pymqi programs are
 from mqpy import CMQC
-from tests.support.endings import came, end_connections, endmqm, ensure_running, running
+from tests.support.endings import (
+    RECONNECTING,
+    came,
+    end_connections,
+    endmqm,
+    ensure_running,
+    ready,
+    running,
+)
 from tests.support.endings import client as connected
 from tests.support.runmqlsr import Runmqlsr
 from tests.support.site import QM, QUEUE, Site
@@ -48,14 +56,7 @@ def listener(standard_site, tmp_path_factory) -> Iterator[Runmqlsr]:
 @pytest.fixture
 def site(standard_site, listener, monkeypatch, tmp_path) -> Iterator[Site]:
     """The queue manager running, QUEUE empty, a reconnecting mqclient.ini."""
-    path = tmp_path / "mqclient.ini"
-    path.write_text("CHANNELS:\n   DefRecon=YES\n   ReconDelay=(200,0)\n")
-    monkeypatch.setenv("MQCLNTCF", str(path))
-    for var in ("MQSERVER", "MQCCDTURL", "MQ_CONNECT_TYPE"):
-        monkeypatch.delenv(var, raising=False)
-    ensure_running(standard_site)
-    standard_site.mqsc_here(f"CLEAR QLOCAL({QUEUE})\n", ok=False)
-    yield standard_site
+    yield ready(standard_site, monkeypatch, tmp_path, RECONNECTING)
     end_connections()
 
 

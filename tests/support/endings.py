@@ -8,7 +8,7 @@ import time
 
 import mqpy as pymqi  # the programs are written as pymqi programs are
 from mqpy import CMQC, inprocess
-from tests.support.site import CHANNEL, QM, Site
+from tests.support.site import CHANNEL, QM, QUEUE, Site
 
 _MADE: list[pymqi.QueueManager] = []
 
@@ -93,3 +93,23 @@ def running(site: Site) -> bool:
 
 def ended(site: Site, timeout: float) -> bool:
     return came(lambda: not running(site), timeout)
+
+
+#: mqclient.ini's CHANNELS stanza of a client that reconnects at once
+RECONNECTING = "CHANNELS:\n   DefRecon=YES\n   ReconDelay=(200,0)\n"
+
+
+def ready(site: Site, monkeypatch, tmp_path, ini: str | None = None,  # noqa: ANN001
+          mqsc: str = "") -> Site:
+    """``site`` running and taking client connections, QUEUE empty (then ``mqsc`` run), and
+    this test's clients configured by ``ini`` (mqclient.ini's text; None: no mqclient.ini),
+    no MQSERVER or CCDT in the environment."""
+    path = tmp_path / "mqclient.ini"
+    if ini is not None:
+        path.write_text(ini)
+    monkeypatch.setenv("MQCLNTCF", str(path))
+    for var in ("MQSERVER", "MQCCDTURL", "MQ_CONNECT_TYPE"):
+        monkeypatch.delenv(var, raising=False)
+    ensure_running(site)
+    site.mqsc_here(f"CLEAR QLOCAL({QUEUE})\n{mqsc}", ok=False)
+    return site
