@@ -26,6 +26,18 @@ from tests.support.raw_sessions import _RawClient
 _T = SegmentType
 
 
+@attrs.define(eq=False)
+class _Steps(trio.abc.Instrument):
+    """Counts the times one task gave the scheduler a turn (each step it ends)."""
+
+    task: trio.lowlevel.Task
+    ended: int = 0
+
+    def after_task_step(self, task: trio.lowlevel.Task) -> None:
+        if task is self.task:
+            self.ended += 1
+
+
 def test_status_counts_the_calls_and_the_bytes_of_calls_served_at_once(env):
     """Given a client connection, when it puts two messages, gets them and fails a get,
     then CHSTATUS counts every call (MSGS) and, in BYTSRCVD and BYTSSENT, every byte of
@@ -148,36 +160,29 @@ def test_a_call_served_at_once_never_overtakes_one_its_conversation_has_queued(e
 async def test_the_receiver_reads_what_is_in_at_once_and_still_lets_others_run():
     """Given a SVRCONN's conversation whose partner's flows are in before each read, when
     the receiver takes them (``Conversation.take``), then each comes in order, read at once
-    rather than waited for, which lets other tasks run every PENDING_YIELD reads rather
-    than at about every other one, as a wait for each would; a cancelled scope stops a take before it reads, and what was not
-    read comes with the next."""
+    rather than waited for: it gives the scheduler a turn every PENDING_YIELD reads (a
+    late segment aside) rather than at each, as a wait would; a cancelled scope stops a
+    take before it reads, and what was not read comes with the next."""
     async with loopback_pair() as (ours, partner):
         conv = Conversation(ours, ChannelStatus("APP.SVRCONN", "SVRCONN"))
         writer = SegmentWriter()
-        ticks = 0
-
-        async def other_task() -> None:
-            nonlocal ticks
-            while True:
-                ticks += 1
-                await trio.lowlevel.checkpoint()
-
+        steps = _Steps(trio.lowlevel.current_task())
+        trio.lowlevel.add_instrument(steps)
         got: list[int] = []
-        ran_between: list[int] = []
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(other_task)
-            await trio.lowlevel.checkpoint()
+        yielded: list[int] = []  # the times a take gave the scheduler a turn
+        try:
             for n in range(3 * PENDING_YIELD):
                 await partner.send_all(writer.send(Ping(data=n.to_bytes(4, "big"))))
                 await trio.sleep(0.001)  # in the socket before the take
-                before = ticks
+                before = steps.ended
                 got += [int.from_bytes(e.data, "big") for e in await conv.take()]
-                ran_between.append(ticks - before)
-            nursery.cancel_scope.cancel()
+                yielded.append(steps.ended - before)
+        finally:
+            trio.lowlevel.remove_instrument(steps)
         assert got == list(range(3 * PENDING_YIELD))
-        # a wait lets them run about every other time (trio runs a batch's tasks in a
-        # random order); reads at once, every PENDING_YIELD-th time
-        assert 0 < sum(1 for n in ran_between if n) <= len(ran_between) // 4
+        # a wait would give the scheduler a turn at each take; reads at once, every
+        # PENDING_YIELD-th time
+        assert 0 < sum(1 for n in yielded if n) <= len(yielded) // 4
         await partner.send_all(writer.send(Heartbeat()))
         with trio.CancelScope() as scope:
             scope.cancel()
