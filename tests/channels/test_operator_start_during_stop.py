@@ -29,9 +29,12 @@ async def test_start_accepted_during_a_stop_is_obeyed_once_the_instance_has_ende
         await wait_until(lambda: qm2.committed("TARGET") == 1)
         assert pair.c1.stop_channel(CHANNEL, mode=mode) is None
         assert pair.c1.start_channel(CHANNEL, operator=True) is None
-        await wait_until(lambda: CHANNEL not in pair.c1.start_after_stop
-                         and (pair.c1.status_of(CHANNEL) or _none).state
-                         is ChannelState.RUNNING, timeout=RESTART_S)
+        try:
+            await wait_until(lambda: CHANNEL not in pair.c1.start_after_stop
+                             and (pair.c1.status_of(CHANNEL) or _none).state
+                             is ChannelState.RUNNING, timeout=RESTART_S)
+        except trio.TooSlowError:
+            pytest.fail(f"not running again: QM1's log {qm1.log}, QM2's {qm2.log}")
 
 
 async def test_a_stop_after_the_start_is_the_last_word(two_qmgrs):
