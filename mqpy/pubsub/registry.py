@@ -19,7 +19,7 @@ import attrs
 from mqpy.engine.mqmd import _pack_md
 from mqpy.engine.objects import ObjectDef
 from mqpy.errors import MQMIError
-from mqpy.pubsub import retained, topictree
+from mqpy.pubsub import interqmgr, retained, topictree
 from mqpy.pubsub.subscription import OBJTYPE, Subscription
 from mqpy.structs.tables import MD
 
@@ -93,6 +93,7 @@ class Registry:
         if sub.durable:
             self.engine.define(OBJTYPE, sub.subid_hex, sub.attributes())
         self._add(sub)
+        interqmgr.request_fan_out(self.engine, sub)
         for notify in self.on_new:
             notify(sub)
 
@@ -111,6 +112,7 @@ class Registry:
         self.resumed.pop(sub.subid, None)
         if sub.name and self.by_name.get(sub.name) == sub.subid:
             del self.by_name[sub.name]
+        interqmgr.request_fan_out(self.engine, sub)
 
     def reap(self) -> None:
         """Subscriptions open by a connection that ended without closing them (MQDISC or

@@ -4,14 +4,15 @@ does this in its publish/subscribe engine): a part of the repository manager.
 It connects as ``mqpy.pubsub.interqmgr.PUBSUB_DAEMON_APPL`` (one connection a task:
 fan-out, control, publications) and, while this queue manager is in a cluster:
 
-- *fan-out* (when the repository changes, and every :data:`FANOUT_INTERVAL` while there
-  are cluster topics or proxy subscriptions sent): reads the local subscriptions (DISPLAY SUB
-  SUBTYPE(USER)), the cluster topics and members the repository knows, and sends or
+- *fan-out* (when the repository changes, and when the queue manager asks for one on
+  SYSTEM.INTER.QMGR.FANREQ: a local subscription at or below a cluster topic was made or
+  ended, ``mqpy.pubsub.interqmgr.request_fan_out``): reads the local subscriptions (DISPLAY
+  SUB SUBTYPE(USER)), the cluster topics and members the repository knows, and sends or
   withdraws proxy subscriptions as ``proxysubs.ProxySubscriptions`` says: a persistent
   request on SYSTEM.INTER.QMGR.CONTROL at each member (MQPUT1 naming that queue manager:
   the engine routes it on SYSTEM.CLUSTER.TRANSMIT.QUEUE through the cluster-sender channel
   to it). A send that fails (the member not yet in the engine's cluster cache) is tried
-  again next time.
+  again :data:`FANOUT_INTERVAL` later, and so is what a resync holds back.
 - *control* (as requests arrive): each request on the local SYSTEM.INTER.QMGR.CONTROL
   makes (or removes) the durable proxy subscription SYSTEM.PROXY.<qmgr> <cluster> <topic
   string> whose destination is SYSTEM.INTER.QMGR.PUBS at the requesting queue manager;
@@ -24,12 +25,13 @@ fan-out, control, publications) and, while this queue manager is in a cluster:
   message is tried again (after five tries it goes to the dead-letter queue with the
   failure's reason in its MQDLH, as a request that cannot be carried out does).
 
-The control and publications tasks wait in MQGET (:data:`ARRIVAL_WAIT_MS` at a time) in a
+The fan-out requests', control and publications tasks wait in MQGET (:data:`ARRIVAL_WAIT_MS` at a time) in a
 worker thread of their own that looks, between waits, whether its task is cancelled: a
 message is served as it arrives, and a cancelled task wakes its waiting get with a wake
 message (``mqpy_chinit.wakes``) and ends at once, its unit of work whole (nothing is
-abandoned mid-call). A queue manager in no cluster has the three tasks asleep until its
-repository changes (``RepositoryManager.changes``): nothing looks at a clock.
+abandoned mid-call). A queue manager in no cluster has the tasks asleep until its
+repository changes (``RepositoryManager.changes``), and a member's fan-out sleeps until it
+is asked or has a send to try again: nothing looks at a clock.
 
 Not built: retained publications do not cross (proxy subscriptions are made with
 MQSO_NEW_PUBLICATIONS_ONLY), topic host routing, SUBSCOPE/PUBSCOPE(QMGR) on topics.
@@ -39,7 +41,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import trio
 
@@ -52,6 +54,7 @@ from mqpy.properties.carriage import give_properties, take_properties
 from mqpy.properties.propset import PropertySet
 from mqpy.pubsub.interqmgr import (
     CONTROL_QUEUE,
+    FANREQ_QUEUE,
     PROXY_FORMAT,
     PUBS_QUEUE,
     PUBSUB_DAEMON_APPL,
@@ -64,6 +67,7 @@ from .proxysubs import Action, ProxySubscriptions, Resync, SendProxy
 
 __all__ = ["PubSubDaemon"]
 
+T = TypeVar("T")
 _Handler = Callable[[mqpy.QueueManager, mqpy.MD, bytes], None]
 FANOUT_INTERVAL = 1.0
 #: how long one MQGET of the control and publications tasks waits before the worker
@@ -83,6 +87,8 @@ class PubSubDaemon:
         self.qmgr: str = manager.qmgr
         self.proxies = ProxySubscriptions(self.qmgr)
         self._qm: mqpy.QueueManager | None = None
+        #: set by a fan-out request (SYSTEM.INTER.QMGR.FANREQ); a new one each fan-out
+        self._asked = trio.Event()
 
     def _connect(self) -> mqpy.QueueManager:
         chinit = self.manager.chinit
@@ -96,11 +102,14 @@ class PubSubDaemon:
                 nursery.start_soon(self._on_arrival, CONTROL_QUEUE, 0, self._handle_request)
                 nursery.start_soon(self._on_arrival, PUBS_QUEUE,
                                    CMQC.MQGMO_PROPERTIES_FORCE_MQRFH2, self._republish)
+                nursery.start_soon(self._on_arrival, FANREQ_QUEUE, 0, self._fan_out_asked)
                 while True:
                     changed = self._changes()
+                    self._asked = trio.Event()  # (before: one asked meanwhile is seen)
+                    again = False
                     if self._in_a_cluster():
-                        await _unless_fatal(self.fan_out())
-                    await self._until(changed, every=self._fans_out())
+                        again = bool(await _unless_fatal(self.fan_out(), True))
+                    await self._until(changed, self._asked, every=again)
         finally:
             with trio.CancelScope(shield=True):
                 await trio.to_thread.run_sync(_disconnect, qm)
@@ -136,24 +145,22 @@ class PubSubDaemon:
         return changes() if changes is not None else None
 
     @staticmethod
-    async def _until(changed: trio.Event | None, *, every: bool) -> None:
-        """Sleep until ``changed`` is set, or FANOUT_INTERVAL has passed if ``every`` (or
-        there is no ``changed`` to wait on)."""
-        if changed is None or every:
-            with trio.move_on_after(FANOUT_INTERVAL):
-                if changed is not None:
-                    await changed.wait()
-                else:
-                    await trio.sleep_forever()
-        else:
-            await changed.wait()
+    async def _until(changed: trio.Event | None, asked: trio.Event | None = None, *,
+                     every: bool) -> None:
+        """Sleep until ``changed`` or ``asked`` is set, or FANOUT_INTERVAL has passed if
+        ``every`` (or there is no ``changed`` to wait on)."""
+        async with trio.open_nursery() as nursery:
+            for event in (changed, asked):
+                if event is not None:
+                    nursery.start_soon(_set_then_cancel, event, nursery.cancel_scope)
+            if changed is None or every:
+                nursery.cancel_scope.deadline = trio.current_time() + FANOUT_INTERVAL
+            if changed is None and asked is None:
+                await trio.sleep_forever()
 
-    def _fans_out(self) -> bool:
-        """Whether the fan-out has work that no repository change announces: while there
-        are cluster topics, a local subscription made or ended (by an application, in the
-        queue manager) changes what to send; a send that failed is tried again."""
-        repo = self.manager.repo
-        return repo is not None and bool(repo.cluster_topics() or self.proxies.sent())
+    def _fan_out_asked(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes) -> None:
+        """A fan-out request (in the worker thread of its queue's task): the fan-out runs."""
+        trio.from_thread.run_sync(lambda: self._asked.set())
 
     def _in_a_cluster(self) -> bool:
         """Whether there is anything to do: this queue manager is a cluster member (a
@@ -163,12 +170,13 @@ class PubSubDaemon:
 
     # --- fan-out -------------------------------------------------------------------------
 
-    async def fan_out(self) -> None:
+    async def fan_out(self) -> bool:
         """Send and withdraw proxy subscriptions (``proxysubs``); the local subscriptions
-        are read only while there are cluster topics or proxy subscriptions sent."""
+        are read only while there are cluster topics or proxy subscriptions sent. Whether
+        to fan out again soon: a send failed, or a resync holds back what follows it."""
         repo = self.manager.repo
         if repo is None or not (repo.cluster_topics() or self.proxies.sent()):
-            return
+            return False
         rows = await trio.to_thread.run_sync(self.manager.chinit.admin.display, _LOCAL_SUBS)
         local = [topic_based(str(r["TOPICSTR"]), CMQC.MQWS_CHAR if str(
                      r.get("WSCHEMA", "")).strip() == "CHAR" else CMQC.MQWS_TOPIC)
@@ -178,11 +186,15 @@ class PubSubDaemon:
             topics = [(t.cluster, t.topicstr) for t in repo.cluster_topics()]
             members = {c: [m.qmgr for m in repo.members(c)] for c, _ in topics}
         actions = self.proxies.update(local, topics, members)
-        if actions:
-            await trio.to_thread.run_sync(self._send_all, actions)
+        if not actions:
+            return False
+        done = await trio.to_thread.run_sync(self._send_all, actions)
+        return done < len(actions) or any(isinstance(a, Resync) for a in actions)
 
-    def _send_all(self, actions: list[Action]) -> None:
+    def _send_all(self, actions: list[Action]) -> int:
+        """Carry ``actions`` out; how many were."""
         assert self._qm is not None
+        done = 0
         for action in actions:
             if isinstance(action, Resync):
                 body = json.dumps({"request": "RESYNC", "qmgr": self.qmgr})
@@ -198,6 +210,8 @@ class PubSubDaemon:
             except MQMIError:
                 continue  # the member not yet known to the engine: next time
             self.proxies.done(action)
+            done += 1
+        return done
 
     # --- proxy subscriptions made here ----------------------------------------------------
 
@@ -324,15 +338,21 @@ class PubSubDaemon:
             | CMQC.MQPMO_NEW_MSG_ID))
 
 
-async def _unless_fatal(call: Awaitable[object]) -> None:
-    """Await ``call``; a failure other than the queue manager's end is tried again next
-    time (the task goes on)."""
+async def _unless_fatal(call: Awaitable[T], failed: T | None = None) -> T | None:
+    """``call``'s result; ``failed`` when it failed other than by the queue manager's end
+    (tried again next time: the task goes on)."""
     try:
-        await call
+        return await call
     except MQMIError as exc:
         if exc.reason in (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_STOPPING,
                           CMQC.MQRC_Q_MGR_QUIESCING):
             raise
+        return failed
+
+
+async def _set_then_cancel(event: trio.Event, scope: trio.CancelScope) -> None:
+    await event.wait()
+    scope.cancel()
 
 
 def _disconnect(qm: mqpy.QueueManager) -> None:

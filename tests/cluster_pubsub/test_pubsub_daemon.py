@@ -17,6 +17,7 @@ from mqpy.structs.tables import DLH
 from mqpy_chinit.cluster.pubsubdaemon import BACKOUT_LIMIT, PubSubDaemon
 from mqpy_chinit.engineadmin import EngineAdmin
 from tests.pubsub.conftest import Embedded
+from tests.support.waiting import wait_until
 
 
 @attrs.define
@@ -33,6 +34,7 @@ class _Manager:
     chinit: _Chinit
     repo: object = None
     lock: trio.Lock = attrs.Factory(trio.Lock)
+    changes: object = None  #: the repository manager's changes() (None: it tells none)
 
 
 @pytest.fixture
@@ -220,3 +222,94 @@ def test_a_publication_is_relayed_on_arrival_and_the_task_stops_promptly(site):
     trio.run(main)
     assert relayed[0] < 0.5, relayed
     assert stopped[0] < 1.0, stopped
+
+
+@attrs.frozen
+class _Topic:
+    cluster: str
+    topicstr: str
+
+
+@attrs.frozen
+class _Member:
+    qmgr: str
+
+
+@attrs.define
+class _Directory:
+    """The engine's cluster cache, knowing cluster topic relay (cluster INV)."""
+
+    def cluster_topics(self) -> list[dict[str, str]]:
+        return [{"TOPIC": "RELAY", "TOPICSTR": "relay", "CLUSTER": "INV",
+                 "CLROUTE": "DIRECT", "CLUSQMGR": "FAR"}]
+
+
+@attrs.define
+class _ClusterWithTopic:
+    """A member of cluster INV, with FAR, and cluster topic relay."""
+
+    clusters: frozenset = frozenset({"INV"})
+
+    def cluster_topics(self) -> list[_Topic]:
+        return [_Topic("INV", "relay")]
+
+    def members(self, cluster: str) -> list[_Member]:
+        return [_Member("FAR"), _Member("PSQM")]
+
+
+def _fan_out_requests(qm) -> int:
+    return _depth(qm, "SYSTEM.INTER.QMGR.FANREQ")
+
+
+def test_a_local_subscription_made_or_ended_under_a_cluster_topic_asks_for_a_fan_out(site):
+    """Given cluster topic relay known to the engine, when a local subscription under it is
+    made and deleted, then each asks the channel initiator's task for a fan-out (a message
+    on SYSTEM.INTER.QMGR.FANREQ, as IBM's queue manager asks its publish/subscribe
+    engine); a subscription elsewhere and a proxy subscription ask nothing."""
+    harness, daemon = site
+    harness.eng.cluster = _Directory()
+    harness.mqsc("DEFINE SUB(ELSEWHERE) TOPICSTR('other/t') DEST(LOCAL.Q)\n")
+    daemon._on_request(_request("SUBSCRIBE", "relay/p"))
+    assert _fan_out_requests(harness.qm) == 0
+    harness.mqsc("DEFINE SUB(UNDER) TOPICSTR('relay/+/x') DEST(LOCAL.Q)\n")
+    assert _fan_out_requests(harness.qm) == 1
+    harness.mqsc("DELETE SUB(UNDER)\n")
+    assert _fan_out_requests(harness.qm) == 2
+
+
+def test_a_subscription_made_after_the_fan_out_is_sent_without_a_repository_change(site):
+    """Given the task running on a member of INV (with FAR) whose repository does not
+    change, once it has resynced FAR and sent the standing proxy subscription (relay/t),
+    when a local subscription to relay/new is made, then its proxy subscription request
+    goes to FAR: the task fans out when the queue manager asks, not on a clock or a
+    repository change only."""
+    harness, daemon = site
+    harness.eng.cluster = _Directory()
+    never = trio.Event()
+    daemon.manager.repo = _ClusterWithTopic()
+    daemon.manager.changes = lambda: never
+
+    def sent() -> list[str]:
+        q = mqpy.Queue(harness.qm, "FAR", CMQC.MQOO_BROWSE)
+        out = []
+        try:
+            while True:
+                gmo = mqpy.GMO(Options=CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_NO_WAIT)
+                out.append(q.get(None, mqpy.MD(), gmo).decode("latin-1"))
+        except mqpy.MQMIError as e:
+            assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+        finally:
+            q.close()
+        return out
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(daemon.run)
+            await wait_until(lambda: any('"relay/t"' in m for m in sent()))
+            await trio.to_thread.run_sync(
+                harness.mqsc, "DEFINE SUB(NEW.SUB) TOPICSTR('relay/new') DEST(LOCAL.Q)\n")
+            await wait_until(lambda: any('"relay/new"' in m for m in sent()))
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+    assert _fan_out_requests(harness.qm) == 0  # the task took the request
