@@ -22,7 +22,7 @@ from mqpy import CMQC, CMQCFC, CMQXC, pcf
 from mqpy.command.requests import Refused
 from mqpy.mqsc import pcfmap
 
-__all__ = ["ATTRIBUTES", "TAKES", "check_parameters"]
+__all__ = ["ATTRIBUTES", "NOT_FILTERED", "TAKES", "check_parameters"]
 
 #: the entry of a command whose handler checks its parameters itself (its object's
 #: attribute table and the parameters that steer it)
@@ -187,13 +187,25 @@ for _cmds, _table in (
     TAKES.update(dict.fromkeys(_changes, ATTRIBUTES))
 
 
+#: command -> attributes of its answer a filter may not name (IBM's DISPLAY lists the
+#: keywords its WHERE may not use: for DISPLAY QSTATUS, QTIME among them)
+NOT_FILTERED: dict[int, frozenset[int]] = {
+    _F.MQCMD_INQUIRE_Q_STATUS: _takes(_F.MQIACF_Q_TIME_INDICATOR, _F.MQIACF_Q_STATUS_TYPE,
+                                      _F.MQIACF_OPEN_TYPE),
+}
+
+
 def check_parameters(msg: pcf.PCFMessage) -> None:
-    """Refuse a parameter the request's command does not take:
-    MQRCCF_<structure>_PARM_ID_ERROR naming it. A command with no table here, or whose
-    handler checks its parameters itself, is not checked."""
-    takes = TAKES.get(msg.header.Command)
-    if takes is None:
-        return
+    """Refuse a parameter the request's command does not take, or a filter on an attribute
+    it cannot filter: MQRCCF_<structure>_PARM_ID_ERROR naming it. A command with no table
+    here, or whose handler checks its parameters itself, is not checked."""
+    command = msg.header.Command
+    takes = TAKES.get(command)
+    unfiltered = NOT_FILTERED.get(command, frozenset())
     for p in msg.params:
-        if p.Parameter not in takes and not isinstance(p, pcf.FILTERS):
+        if isinstance(p, pcf.FILTERS):
+            refused = p.Parameter in unfiltered
+        else:
+            refused = takes is not None and p.Parameter not in takes
+        if refused:
             raise Refused(pcfmap.parm_id_error(p), p.Parameter)

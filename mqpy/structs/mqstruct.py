@@ -94,6 +94,11 @@ def _packs(cls: Any, layout: Layout) -> dict[tuple[int, str], tuple[Any, struct.
     }
 
 
+#: (structure class, Version) -> its bytes fields as (name, size, padding byte, the field
+#: all padding), for ``MQStruct.pad_fields``
+_PADS: dict[tuple[type, Any], tuple[tuple[str, int, bytes, bytes], ...]] = {}
+
+
 class _OnFirstUse:
     """A class attribute of a structure derived from its layout by ``make(cls, layout)`` when
     first read, and then stored on the class in its place: a plain attribute from then on,
@@ -302,6 +307,34 @@ class MQStruct(Structure):
         if not layout.versioned:
             return layout.max_version
         return layout.effective_version(self._version_number(self.__dict__["Version"]))
+
+    def pad_fields(self) -> None:
+        """Every character field of the structure's Version at its MQ length, blank-padded,
+        and every byte-string field NUL-padded: what a structure unpacked from a call's
+        reply holds (a client connection's, pymqi's after every call). A value the
+        structure does not hold as bytes (a pymqi program's str) is left as it is."""
+        d = self.__dict__
+        number = d.get("Version")
+        key = (type(self), number)
+        pads = _PADS.get(key)
+        if pads is None:
+            pads = _PADS[key] = tuple(
+                (f.name, f.size, b" " if f.kind == "text" else b"\0",
+                 (b" " if f.kind == "text" else b"\0") * f.size)
+                for f in self._layout_.version_fields(self._layout_version())
+                if f.kind in BYTES_KINDS)
+        for name, size, pad, empty in pads:
+            value = d[name]
+            if len(value) != size and type(value) is bytes:
+                d[name] = value.ljust(size, pad) if value else empty
+
+    def beyond_version(self) -> dict[str, Any]:
+        """The fields the structure's Version does not carry, and their values: a call
+        leaves them as they were (a client connection neither sends nor unpacks them)."""
+        carried = self._layout_.version_fields(self._layout_version())
+        names = {f.name for f in carried}
+        return {k: v for k, v in self.__dict__.items()
+                if k in self._defaults_ and k not in names}
 
     def packed_size(self) -> int:
         """Bytes ``pack()`` produces for the current Version."""
