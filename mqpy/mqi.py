@@ -380,12 +380,13 @@ class QueueManager(MQObject):
 
     def _filled(self, *structs: Any, kept: dict[str, Any] | None = None) -> None:
         """The structures a call filled in, their character fields at their MQ lengths, as
-        a client connection (and pymqi) unpacks them from the reply: over an embedded or a
-        bindings connection the queue manager's names come unpadded. ``kept``: the first
-        structure's fields beyond its Version as they were before the call (an MQOD
-        version 1's ResolvedQName), given back."""
-        conn = self._conn
-        if conn is not None and not getattr(conn, "is_client", False):
+        a client connection (and pymqi) unpacks them from the reply: a connection to the
+        queue manager of this process (embedded, or bindings finding it here) has the
+        queue manager's names as it keeps them, unpadded; one over the bindings socket
+        unpacks them as a client's does. ``kept``: the first structure's fields beyond its
+        Version as they were before the call (an MQOD version 1's ResolvedQName), given
+        back."""
+        if self._embedded:
             for struct in structs:
                 if struct is not None:
                     struct.pad_fields()
@@ -645,7 +646,8 @@ class Queue(MQObject):
             try:
                 warning = self._qmgr._backend().put(hobj, md, pmo, data)
             finally:
-                self._qmgr._filled(md, pmo)
+                if self._qmgr._embedded:
+                    self._qmgr._filled(md, pmo)
         else:  # a distribution list
             md = md if md is not None else MD()
             pmo = pmo if pmo is not None else PMO()
@@ -685,7 +687,8 @@ class Queue(MQObject):
             # md or gmo None: the caller keeps none to be filled in
             return self._qmgr._backend().get(hobj, md, gmo, maxLength)
         finally:
-            self._qmgr._filled(md, gmo)
+            if self._qmgr._embedded:
+                self._qmgr._filled(md, gmo)
 
     def get_no_jms(self, max_length: int | None = None, *opts: Any, **kw: Any) -> bytes:
         """MQGET asking for no message properties (MQGMO_NO_PROPERTIES, and

@@ -94,9 +94,27 @@ def _packs(cls: Any, layout: Layout) -> dict[tuple[int, str], tuple[Any, struct.
     }
 
 
-#: (structure class, Version) -> its bytes fields as (name, size, padding byte, the field
-#: all padding), for ``MQStruct.pad_fields``
-_PADS: dict[tuple[type, Any], tuple[tuple[str, int, bytes, bytes], ...]] = {}
+#: (structure class, Version) -> its padder, for ``MQStruct.pad_fields``
+_PADDERS: dict[tuple[type, Any], Any] = {}
+
+
+def _padder(fields: Any) -> Any:
+    """A function padding the bytes fields of ``fields`` in a structure's ``__dict__``,
+    one statement a field (it runs after every MQI call of an embedded connection, on the
+    MQMD and the options structure both: no loop over a field table there)."""
+    lines = ["def pad(d):"]
+    for f in fields:
+        if f.kind not in BYTES_KINDS:
+            continue
+        pad = b" " if f.kind == "text" else b"\0"
+        lines += [f"    v = d[{f.name!r}]",
+                  f"    if len(v) != {f.size} and type(v) is bytes:",
+                  f"        d[{f.name!r}] = v.ljust({f.size}, {pad!r}) if v else "
+                  f"{pad * f.size!r}"]
+    lines.append("    return None")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), {}, namespace)  # noqa: S102 - names and sizes from the layout
+    return namespace["pad"]
 
 
 class _OnFirstUse:
@@ -314,19 +332,12 @@ class MQStruct(Structure):
         reply holds (a client connection's, pymqi's after every call). A value the
         structure does not hold as bytes (a pymqi program's str) is left as it is."""
         d = self.__dict__
-        number = d.get("Version")
-        key = (type(self), number)
-        pads = _PADS.get(key)
-        if pads is None:
-            pads = _PADS[key] = tuple(
-                (f.name, f.size, b" " if f.kind == "text" else b"\0",
-                 (b" " if f.kind == "text" else b"\0") * f.size)
-                for f in self._layout_.version_fields(self._layout_version())
-                if f.kind in BYTES_KINDS)
-        for name, size, pad, empty in pads:
-            value = d[name]
-            if len(value) != size and type(value) is bytes:
-                d[name] = value.ljust(size, pad) if value else empty
+        key = (type(self), d.get("Version"))
+        padder = _PADDERS.get(key)
+        if padder is None:
+            padder = _PADDERS[key] = _padder(self._layout_.version_fields(
+                self._layout_version()))
+        padder(d)
 
     def beyond_version(self) -> dict[str, Any]:
         """The fields the structure's Version does not carry, and their values: a call
