@@ -159,13 +159,14 @@ def test_a_bindings_connection_shows_the_applications_process(daemon):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "a client connection's ProcessId is 0: the client sends its pid in its initial data "
-    "(ID ProcessId, FAP 9+: mqpy/clientinstance.py), the SVRCONN side does not give it to "
-    "the connection it makes for the client (its process_id, which mqpy/mqsc/queues.py "
-    "shows)"))
-def test_a_client_connection_shows_the_clients_process(env):
-    """Given a client of this process connected through APP.SVRCONN, then Inquire
-    Connection shows the connection of that channel with ProcessId this process's id, the
-    ProcessId its initial data carried."""
+    "a client connection's ProcessId is 0: IBM shows the process of the channel agent "
+    "serving it (amqrmppa), mqpy's is the process running its SVRCONN instance, which the "
+    "connection the instance makes does not record (mqpy/engine/connection.py: "
+    "process_id, which mqpy/mqsc/queues.py shows)"))
+def test_a_client_connection_shows_its_channels_process(env):
+    """Given a client connected through APP.SVRCONN, whose instance runs in this process
+    (the test's channel initiator), then Inquire Connection shows the connection of that
+    channel with ProcessId this process's id: as IBM shows a client connection's PID, the
+    channel process's (amqrmppa), not the client's (whose pid its initial data carries)."""
     _, rows = _pids(env, "client")
     assert os.getpid() in {pid for channel, _, pid in rows if channel == CHANNEL}

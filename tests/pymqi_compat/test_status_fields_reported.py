@@ -24,15 +24,18 @@ QUEUE = "SYSTEM.DEFAULT.LOCAL.QUEUE"
 
 
 @pytest.fixture(scope="module")
-def engine(tmp_path_factory):
+def root(tmp_path_factory):
     root = str(tmp_path_factory.mktemp("statusfields"))
     mqpy.embedded("QM1", data_path=root)
     try:
-        eng = inprocess.running("QM1", root)
-        eng.test_root = root  # (for the application's own embedded connection)
-        yield eng
+        yield root
     finally:
         mqpy.stop_embedded("QM1", data_path=root)
+
+
+@pytest.fixture(scope="module")
+def engine(root):
+    return inprocess.running("QM1", root)
 
 
 def _ask(engine, command: int, params: list) -> list[pcf.PCFMessage]:
@@ -43,11 +46,11 @@ def _ask(engine, command: int, params: list) -> list[pcf.PCFMessage]:
     return [pcf.parse(body) for _, body in replies]
 
 
-def test_an_embedded_connection_shows_its_process(engine):
+def test_an_embedded_connection_shows_its_process(engine, root):
     """Given an application connected to an embedded queue manager with QUEUE open, when
     Inquire Connection and DISPLAY QSTATUS TYPE(HANDLE) are asked, then its ProcessId and
     the handle's PID are this process's id (IBM's: the connected application's), not 0."""
-    app = mqpy.embedded("QM1", data_path=engine.test_root, create=False)
+    app = mqpy.embedded("QM1", data_path=root, create=False)
     queue = mqpy.Queue(app, QUEUE, CMQC.MQOO_INQUIRE)
     try:
         replies = _ask(engine, CMQCFC.MQCMD_INQUIRE_CONNECTION, [
