@@ -335,14 +335,20 @@ class MQStruct(Structure):
         key = (type(self), d.get("Version"))
         padder = _PADDERS.get(key)
         if padder is None:
-            padder = _PADDERS[key] = _padder(self._layout_.version_fields(
-                self._layout_version()))
+            try:
+                fields = self._layout_.version_fields(self._layout_version())
+            except (StructError, TypeError, ValueError):
+                return  # no valid Version: the call refused it, nothing was filled in
+            padder = _PADDERS[key] = _padder(fields)
         padder(d)
 
     def beyond_version(self) -> dict[str, Any]:
         """The fields the structure's Version does not carry, and their values: a call
         leaves them as they were (a client connection neither sends nor unpacks them)."""
-        carried = self._layout_.version_fields(self._layout_version())
+        try:
+            carried = self._layout_.version_fields(self._layout_version())
+        except (StructError, TypeError, ValueError):
+            return {}  # no valid Version: the call refuses it (MQRC_*_ERROR)
         names = {f.name for f in carried}
         return {k: v for k, v in self.__dict__.items()
                 if k in self._defaults_ and k not in names}
