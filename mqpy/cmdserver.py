@@ -46,6 +46,7 @@ from mqpy.command.clusters import CLUSTER, inquire_cluster_q, wants_cluster_queu
 from mqpy.command.connections import CONNECTIONS
 from mqpy.command.inquiries import INQUIRIES
 from mqpy.command.objects import OBJECTS
+from mqpy.command.parameters import check_parameters
 from mqpy.command.requests import (
     PcfHandler,
     PcfRequest,
@@ -230,7 +231,7 @@ class CommandServer:
             authority = authority_for(self.processor.engine, name_of(md.UserIdentifier))
             responses = self.dispatch(msg, authority)
         except Refused as refused:
-            responses = [Response([], CMQC.MQCC_FAILED, refused.reason)]
+            responses = [refused.response()]
         except Exception as exc:  # noqa: BLE001 - a request must never stop the command server
             self.on_unexpected(exc)
             responses = [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_COMMAND_FAILED)]
@@ -274,6 +275,7 @@ class CommandServer:
         if handler is None:
             raise Refused(CMQCFC.MQRCCF_CFH_COMMAND_ERROR)
         check_shapes(msg)
+        check_parameters(msg)
         if authority is not None:
             authority.check_inquiry(msg)
         req = PcfRequest(self.processor,

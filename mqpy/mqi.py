@@ -378,6 +378,21 @@ class QueueManager(MQObject):
             return TracedConnection(conn, self._name)
         return conn
 
+    def _filled(self, *structs: Any, kept: dict[str, Any] | None = None) -> None:
+        """The structures a call filled in, their character fields at their MQ lengths, as
+        a client connection (and pymqi) unpacks them from the reply: a connection to the
+        queue manager of this process (embedded, or bindings finding it here) has the
+        queue manager's names as it keeps them, unpadded; one over the bindings socket
+        unpacks them as a client's does. ``kept``: the first structure's fields beyond its
+        Version as they were before the call (an MQOD version 1's ResolvedQName), given
+        back."""
+        if self._embedded:
+            for struct in structs:
+                if struct is not None:
+                    struct.pad_fields()
+            if kept:
+                structs[0].__dict__.update(kept)
+
     # -- units of work ----------------------------------------------------------------
     def begin(self) -> None:
         """MQBEGIN. No external resource manager takes part here, so a local connection
@@ -405,10 +420,12 @@ class QueueManager(MQObject):
         od = _as_od(qDesc)
         data = self._message_bytes(msg, md)
         saved = _ask_for_responses(od, pmo)
+        kept = od.beyond_version()
         try:
             warning = self._backend().put1(od, md, pmo, data)
         finally:
             _restore(pmo, saved)
+            self._filled(od, md, pmo, kept=kept)
         if warning:
             raise MQMIError(CMQC.MQCC_WARNING, warning)
 
@@ -583,10 +600,12 @@ class Queue(MQObject):
         if openOpts is None:
             return
         self._open_opts = openOpts
+        kept = self._od.beyond_version()
         try:
             self._hobj = self._qmgr._backend().open(self._od, self._open_opts)
         finally:
             self._responses = self._od.ResponseRecPtr
+            self._qmgr._filled(self._od, kept=kept)
         warning = _list_warning(self._od)
         if warning:
             raise MQMIError(CMQC.MQCC_WARNING, warning)
@@ -624,7 +643,11 @@ class Queue(MQObject):
             msg = self._qmgr._message_bytes(msg, md)
         data = msg
         if not self._responses:  # md or pmo None: the caller keeps none to be filled in
-            warning = self._qmgr._backend().put(hobj, md, pmo, data)
+            try:
+                warning = self._qmgr._backend().put(hobj, md, pmo, data)
+            finally:
+                if self._qmgr._embedded:
+                    self._qmgr._filled(md, pmo)
         else:  # a distribution list
             md = md if md is not None else MD()
             pmo = pmo if pmo is not None else PMO()
@@ -633,6 +656,7 @@ class Queue(MQObject):
                 warning = self._qmgr._backend().put(hobj, md, pmo, data)
             finally:
                 _restore(pmo, saved)
+                self._qmgr._filled(md, pmo)
                 if isinstance(pmo.ResponseRecPtr, list):
                     self._responses = pmo.ResponseRecPtr
         if warning:
@@ -655,11 +679,16 @@ class Queue(MQObject):
         hobj = self._hobj
         if hobj is None:
             hobj = self._ensure_open(CMQC.MQOO_INPUT_AS_Q_DEF)
-        if gmo is not None and gmo.Version >= 4 and gmo.MsgHandle:
-            return calls.get_with_handle(self._qmgr, lambda m, g: self._qmgr._backend().get(
-                hobj, m, g, maxLength), md, gmo)
-        # md or gmo None: the caller keeps none to be filled in
-        return self._qmgr._backend().get(hobj, md, gmo, maxLength)
+        try:
+            if gmo is not None and gmo.Version >= 4 and gmo.MsgHandle:
+                return calls.get_with_handle(
+                    self._qmgr, lambda m, g: self._qmgr._backend().get(hobj, m, g, maxLength),
+                    md, gmo)
+            # md or gmo None: the caller keeps none to be filled in
+            return self._qmgr._backend().get(hobj, md, gmo, maxLength)
+        finally:
+            if self._qmgr._embedded:
+                self._qmgr._filled(md, gmo)
 
     def get_no_jms(self, max_length: int | None = None, *opts: Any, **kw: Any) -> bytes:
         """MQGET asking for no message properties (MQGMO_NO_PROPERTIES, and
@@ -862,6 +891,7 @@ def attach(engine: QueueManagerEngine) -> QueueManager:
     qm = QueueManager(None)
     qm._conn = engine.connect()
     qm._conn.accounted = False  # (the queue manager's own work writes no accounting)
+    qm._conn.process_id = os.getpid()  # (DISPLAY CONN's PID: this process's own)
     qm._name = engine.name
     return qm
 
@@ -875,8 +905,11 @@ def _connect_engine(eng: QueueManagerEngine, user: str | None = None,
         return eng.connect()
 
     if TRACER.spec_for(eng.name) is None:
-        return connect()
-    return TRACER.call(eng.name, "MQCONN", 0, (), connect)
+        conn = connect()
+    else:
+        conn = TRACER.call(eng.name, "MQCONN", 0, (), connect)
+    conn.process_id = os.getpid()  # the application's process (DISPLAY CONN's PID)
+    return conn
 
 
 # -- pymqi's module-level helpers ---------------------------------------------------------

@@ -59,7 +59,7 @@ def attributes(msg: pcf.PCFMessage, table: Mapping[int, pcfmap.PcfAttr],
             continue
         attr = table.get(p.Parameter)
         if attr is None or attr.keyword in kept or not attr.accepts(p):
-            raise Refused(pcfmap.parm_id_error(p))
+            raise Refused(pcfmap.parm_id_error(p), p.Parameter)
         try:
             out[attr.keyword] = attr.from_pcf(p.value)
         except (TypeError, ValueError):

@@ -35,11 +35,19 @@ def failed(reason: int) -> list[Response]:
 
 
 class Refused(Exception):
-    """A request refused as a whole: one failed response with this reason."""
+    """A request refused as a whole: one failed response with this reason, naming the
+    parameter refused (MQIACF_PARAMETER_ID) when ``parameter`` is given."""
 
-    def __init__(self, reason: int) -> None:
+    def __init__(self, reason: int, parameter: int | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.parameter = parameter
+
+    def response(self) -> Response:
+        """The failed response the request gets."""
+        named = [] if self.parameter is None else [
+            pcf.CFIN(CMQCFC.MQIACF_PARAMETER_ID, self.parameter)]
+        return Response(named, CMQC.MQCC_FAILED, self.reason)
 
 
 @attrs.frozen(slots=True)
@@ -117,7 +125,14 @@ _SHAPES: dict[int, type] = {
     **dict.fromkeys((CMQCFC.MQIACF_Q_ATTRS, CMQCFC.MQIACF_Q_MGR_ATTRS,
                      CMQCFC.MQIACF_Q_MGR_STATUS_ATTRS, CMQCFC.MQIACF_CHANNEL_ATTRS,
                      CMQCFC.MQIACF_LISTENER_STATUS_ATTRS, CMQCFC.MQIACF_SERVICE_ATTRS,
-                     CMQCFC.MQIACF_SERVICE_STATUS_ATTRS, CMQCFC.MQIACF_CLUSTER_Q_MGR_ATTRS), _L),
+                     CMQCFC.MQIACF_SERVICE_STATUS_ATTRS, CMQCFC.MQIACF_CLUSTER_Q_MGR_ATTRS,
+                     CMQCFC.MQIACF_Q_STATUS_ATTRS, CMQCFC.MQIACH_CHANNEL_INSTANCE_ATTRS,
+                     CMQCFC.MQIACF_CONNECTION_ATTRS, CMQCFC.MQIACF_NAMELIST_ATTRS,
+                     CMQCFC.MQIACF_PROCESS_ATTRS, CMQCFC.MQIACF_LISTENER_ATTRS,
+                     CMQCFC.MQIACF_AUTH_INFO_ATTRS, CMQCFC.MQIACF_TOPIC_ATTRS,
+                     CMQCFC.MQIACF_AUTH_PROFILE_ATTRS, CMQCFC.MQIACF_CHLAUTH_ATTRS,
+                     CMQCFC.MQIACF_SUB_ATTRS, CMQCFC.MQIACF_SUB_STATUS_ATTRS,
+                     CMQCFC.MQIACF_TOPIC_STATUS_ATTRS, CMQCFC.MQIACF_PUBSUB_STATUS_ATTRS), _L),
     **dict.fromkeys((CMQC.MQCA_Q_NAME, CMQCFC.MQCACH_CHANNEL_NAME, CMQC.MQCA_SERVICE_NAME,
                      CMQCFC.MQCACH_LISTENER_NAME, CMQCFC.MQCACF_ESCAPE_TEXT,
                      CMQC.MQCA_Q_MGR_NAME, CMQC.MQCA_Q_MGR_IDENTIFIER,
@@ -137,7 +152,7 @@ def check_shapes(msg: pcf.PCFMessage) -> None:
     for p in msg.params:
         shape = _SHAPES.get(p.Parameter)
         if shape is not None and type(p) is not shape and not isinstance(p, _FILTER_TYPES):
-            raise Refused(pcfmap.parm_id_error(p))
+            raise Refused(pcfmap.parm_id_error(p), p.Parameter)
 
 
 def name_of(value: Any) -> str:

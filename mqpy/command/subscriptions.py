@@ -52,7 +52,7 @@ def _params(msg: pcf.PCFMessage) -> dict[str, object]:
         elif p.Parameter == CMQCFC.MQBACF_DESTINATION_CORREL_ID:
             out["DESTCORL"] = bytes(p.value).hex().upper()
         else:
-            raise Refused(pcfmap.parm_id_error(p))
+            raise Refused(pcfmap.parm_id_error(p), p.Parameter)
     return out
 
 

@@ -982,6 +982,8 @@ class CommandSpec:
         default=None, converter=lambda d: None if d is None else _frozen(d), hash=False
     )
     where: bool = False
+    #: keywords WHERE may not name though DISPLAY shows them (IBM lists them per command)
+    not_filters: frozenset[str] = frozenset()
     required: tuple[tuple[str, ...], ...] = ()  #: each group: at least one must be given
     exclusive: tuple[tuple[str, ...], ...] = ()  #: each group: at most one may be given
     type_keyword: str = ""  #: e.g. "CHLTYPE": further params depend on its value
@@ -1185,7 +1187,9 @@ _add(CommandSpec("DISPLAY", "SVSTATUS", "required", generic=True, flags=frozense
 _add(CommandSpec("DISPLAY", "QSTATUS", "required", generic=True,
                  flags=frozenset({"ALL", "MONITOR"}),
                  params=_pick(QSTATUS_ATTRS, ["TYPE", "OPENTYPE"]),
-                 display=QSTATUS_ATTRS, where=True))  # fmt: skip
+                 display=QSTATUS_ATTRS, where=True,
+                 not_filters=frozenset({"CMDSCOPE", "MONITOR", "OPENTYPE", "QSGDISP", "QTIME",
+                                        "TYPE", "URID"})))  # fmt: skip
 _add(CommandSpec("RESET", "QSTATS", "required", generic=True))
 _add(CommandSpec("DISPLAY", "CONN", "required", FREE_NAME, generic=True,
                  flags=frozenset({"ALL"}), params=_pick(CONN_ATTRS, ["TYPE"]),

@@ -394,7 +394,7 @@ class _Parser:
         kw = args[0].value.upper()
         kw = aliases.get(kw, kw)
         attr = (spec.display or {}).get(kw) or spec.param(kw)
-        if attr is None or attr.kind == g.FLAG:
+        if attr is None or attr.kind == g.FLAG or kw in spec.not_filters:
             raise self.syntax(group.end, f"{kw} cannot be used in WHERE")
         op = args[1].value.upper()
         if op not in g.WHERE_OPERATORS:

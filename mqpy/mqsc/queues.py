@@ -168,7 +168,7 @@ def handle_status(proc: MQSCProcessor, obj: Any, *, with_options: bool = False
                     "INPUT": ("EXCL" if h.exclusive else "SHARED") if opts & inputs else "NO",
                     "INQUIRE": _yes(opts, CMQC.MQOO_INQUIRE),
                     "OUTPUT": _yes(opts, CMQC.MQOO_OUTPUT), "SET": _yes(opts, CMQC.MQOO_SET),
-                    "PID": 0, "TID": conn.hconn, "URTYPE": "QMGR",
+                    "PID": process_id(conn), "TID": conn.hconn, "URTYPE": "QMGR",
                     "USERID": _text(conn.user), "APPLDESC": appl_desc(conn),
                     # (no MQI call is in progress on a handle while the command server
                     # reads it: the engine serves one call at a time)
@@ -180,6 +180,14 @@ def handle_status(proc: MQSCProcessor, obj: Any, *, with_options: bool = False
                     row["OPENOPTS"] = opts
                 rows.append(row)
     return rows
+
+
+def process_id(conn: Any) -> int:
+    """The process of the application a connection serves (DISPLAY CONN's and a handle's
+    PID, PCF's ProcessId), as the side that made the connection gave it (``process_id``:
+    an application's connection made in its own process, :func:`mqpy.mqi.attach`'s); 0
+    where it gave none."""
+    return int(getattr(conn, "process_id", 0) or 0)
 
 
 def connection_rows(proc: MQSCProcessor, name: str, generic: bool
@@ -203,7 +211,7 @@ def connection_rows(proc: MQSCProcessor, name: str, generic: bool
                 "UOWSTDA": date if uow else "", "UOWSTTI": tod if uow else "",
                 "UOWSTATE": "ACTIVE" if uow else "NONE", "QMURID": qmurid(c),
                 "EXTURID": QMGR_URID, "URTYPE": "QMGR", "APPLDESC": appl_desc(c),
-                "PID": 0, "TID": c.hconn, "CONNTAG": "NO",
+                "PID": process_id(c), "TID": c.hconn, "CONNTAG": "NO",
             }, handles))  # fmt: skip
     return rows
 

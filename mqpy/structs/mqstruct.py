@@ -94,6 +94,29 @@ def _packs(cls: Any, layout: Layout) -> dict[tuple[int, str], tuple[Any, struct.
     }
 
 
+#: (structure class, Version) -> its padder, for ``MQStruct.pad_fields``
+_PADDERS: dict[tuple[type, Any], Any] = {}
+
+
+def _padder(fields: Any) -> Any:
+    """A function padding the bytes fields of ``fields`` in a structure's ``__dict__``,
+    one statement a field (it runs after every MQI call of an embedded connection, on the
+    MQMD and the options structure both: no loop over a field table there)."""
+    lines = ["def pad(d):"]
+    for f in fields:
+        if f.kind not in BYTES_KINDS:
+            continue
+        pad = b" " if f.kind == "text" else b"\0"
+        lines += [f"    v = d[{f.name!r}]",
+                  f"    if len(v) != {f.size} and type(v) is bytes:",
+                  f"        d[{f.name!r}] = v.ljust({f.size}, {pad!r}) if v else "
+                  f"{pad * f.size!r}"]
+    lines.append("    return None")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), {}, namespace)  # noqa: S102 - names and sizes from the layout
+    return namespace["pad"]
+
+
 class _OnFirstUse:
     """A class attribute of a structure derived from its layout by ``make(cls, layout)`` when
     first read, and then stored on the class in its place: a plain attribute from then on,
@@ -302,6 +325,33 @@ class MQStruct(Structure):
         if not layout.versioned:
             return layout.max_version
         return layout.effective_version(self._version_number(self.__dict__["Version"]))
+
+    def pad_fields(self) -> None:
+        """Every character field of the structure's Version at its MQ length, blank-padded,
+        and every byte-string field NUL-padded: what a structure unpacked from a call's
+        reply holds (a client connection's, pymqi's after every call). A value the
+        structure does not hold as bytes (a pymqi program's str) is left as it is."""
+        d = self.__dict__
+        key = (type(self), d.get("Version"))
+        padder = _PADDERS.get(key)
+        if padder is None:
+            try:
+                fields = self._layout_.version_fields(self._layout_version())
+            except (StructError, TypeError, ValueError):
+                return  # no valid Version: the call refused it, nothing was filled in
+            padder = _PADDERS[key] = _padder(fields)
+        padder(d)
+
+    def beyond_version(self) -> dict[str, Any]:
+        """The fields the structure's Version does not carry, and their values: a call
+        leaves them as they were (a client connection neither sends nor unpacks them)."""
+        try:
+            carried = self._layout_.version_fields(self._layout_version())
+        except (StructError, TypeError, ValueError):
+            return {}  # no valid Version: the call refuses it (MQRC_*_ERROR)
+        names = {f.name for f in carried}
+        return {k: v for k, v in self.__dict__.items()
+                if k in self._defaults_ and k not in names}
 
     def packed_size(self) -> int:
         """Bytes ``pack()`` produces for the current Version."""

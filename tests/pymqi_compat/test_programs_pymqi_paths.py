@@ -201,16 +201,7 @@ def test_a_short_buffer_fails_with_the_part_that_fitted(qmgr):
     assert err.value.message == b"0123"
 
 
-#: the reason output text fields are short outside a client connection
-UNPADDED = pytest.mark.xfail(strict=True, reason=(
-    "in embedded and bindings connections the queue manager's output text fields "
-    "(OD.ObjectName of a dynamic queue, PMO/GMO ResolvedQName, MD PutApplName and "
-    "UserIdentifier ...) come back unpadded; a client connection, like pymqi, has them "
-    "blank-padded to their lengths (mqpy/engine, mqpy/bindings*: not this helper's files)"))
-
-
-@pytest.mark.parametrize("mode", [pytest.param("embedded", marks=UNPADDED),
-                                  pytest.param("bindings", marks=UNPADDED), "client"])
+@pytest.mark.parametrize("mode", ["embedded", "bindings", "client"])
 def test_output_text_fields_are_padded_as_pymqi_unpacks_them(env, mode):
     """Given a program that compares output fields with fixed-length values (as pymqi
     unpacks every structure after a call: MQCHAR48 fields 48 bytes, blank-padded), when

@@ -16,8 +16,8 @@ messages, status, bytes and buffers sent and received, in-doubt status, substate
 date and time). Every MQMIError is caught and logged with ``str(ex)``.
 
 The script sends MQIACF_Q_STATUS_ATTRS as an MQCFIN of MQIACF_ALL; the test that needs its
-answer sends the MQCFIL IBM documents, and a test of the MQCFIN form is marked as an
-expected failure with the difference it shows.
+answer sends the MQCFIL IBM documents, and a test of the MQCFIN form checks the
+MQRCCF_CFIN_PARM_ID_ERROR IBM's command server answers it with, which the script logs.
 """
 
 from __future__ import annotations
@@ -113,10 +113,6 @@ def test_inquire_queue_status_with_a_depth_filter(qmgr):
         assert isinstance(info[selector], bytes)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "IBM's command server refuses MQIACF_Q_STATUS_ATTRS sent as an MQCFIN (it is an MQCFIL "
-    "parameter) with MQRCCF_CFIN_PARM_ID_ERROR (3014); mqpy's answers "
-    "MQRCCF_COMMAND_FAILED (3008): mqpy/command, not this helper's files"))
 def test_queue_status_attrs_sent_as_a_single_integer(qmgr):
     """Given the script's own form, MQIACF_Q_STATUS_ATTRS as ``CFIN(Value=MQIACF_ALL)``,
     when it inquires the queue status, then the command fails MQRCCF_CFIN_PARM_ID_ERROR,
@@ -207,10 +203,6 @@ def test_string_selectors_are_a_type_error(qmgr):
     assert pcf.MQCMD_INQUIRE_Q(_queue_args(QUEUE), [])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "IBM's command server answers a parameter its command does not take with "
-    "MQRCCF_CFIN_PARM_ID_ERROR (3014; IBM's example: MQIACF_OLDEST_MSG_AGE on Inquire "
-    "Channel Status); mqpy's ignores it and answers: mqpy/command, not this helper's files"))
 @pytest.mark.parametrize("command, args", [
     ("MQCMD_INQUIRE_CHANNEL_STATUS", [
         pymqi.CFST(Parameter=CMQCFC.MQCACH_CHANNEL_NAME, String=b"*"),
