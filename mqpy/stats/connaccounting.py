@@ -53,8 +53,14 @@ import attrs
 from mqpy import CMQC, CMQCFC, errorlog
 from mqpy.amqmsgs import AMQMessage
 from mqpy.engine.stats import NEVER, ConnectionAccounting, Statistics, WatchedStatistics
-from mqpy.pcf import PCFMessage, build
-from mqpy.stats.records import ConnectionInfo, QueueInfo, accounting_mqi, accounting_q
+from mqpy.pcf import PCFMessage
+from mqpy.stats.records import (
+    ConnectionInfo,
+    QueueInfo,
+    accounting_mqi,
+    accounting_q,
+    pack,
+)
 from mqpy.structs.tables import MD
 
 if TYPE_CHECKING:
@@ -327,7 +333,7 @@ def _put(conn: Connection, msgs: list[PCFMessage]) -> int:
             md = MD(Format=CMQC.MQFMT_ADMIN, MsgType=CMQC.MQMT_DATAGRAM,
                     Persistence=CMQC.MQPER_PERSISTENT if persistent
                     else CMQC.MQPER_NOT_PERSISTENT)
-            body = build(msg)
+            body = pack(msg)
             if not engine._system_put(ACCOUNTING_QUEUE, "", md, body, dead_letter=False):
                 LOST[engine.name] += 1
                 refused = refused or _refusal(engine, len(body))
