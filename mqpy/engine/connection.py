@@ -26,11 +26,19 @@ from mqpy.engine.mqopen import OpenCalls
 from mqpy.engine.mqput import KeptMD, PutCalls
 from mqpy.engine.options import _fail
 from mqpy.engine.putstatus import PutStatus, StatCalls
-from mqpy.engine.stats import HandleCounters, Statistics
+from mqpy.engine.stats import ConnectionAccounting, HandleCounters, Statistics
 from mqpy.engine.uow import SyncpointCalls, back_out_uow, commit_uow
 from mqpy.errors import MQMIError
 from mqpy.pubsub.mqsub import SubscribeCalls
-from mqpy.stats.connaccounting import IMPLICIT, NORMAL, Q_MGR, write_at_disconnect
+from mqpy.stats.connaccounting import (
+    IMPLICIT,
+    NONE,
+    NORMAL,
+    Q_MGR,
+    Choice,
+    account,
+    write_at_disconnect,
+)
 
 if TYPE_CHECKING:
     from mqpy.engine.qmgr import QueueManagerEngine
@@ -44,10 +52,6 @@ def _appl_name() -> bytes:
 #: the channel initiator's own connections (its MQCONNs name it so): the queue manager's own
 #: component, with no accounting messages
 _CHANNEL_INITIATOR = b"runmqchi"
-
-
-def _accounting_on(qmgr_attrs: dict) -> bool:
-    return qmgr_attrs.get("ACCTMQI") == "ON" or qmgr_attrs.get("ACCTQ") == "ON"
 
 
 class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls,
@@ -74,16 +78,18 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
         self._next_hobj = 1
         self.uow: UnitOfWork | None = None
         self.backed_out = False  # the queue manager backed our unit of work out (log full)
-        self.accounting = Statistics()  # this connection's counters (accounting messages)
-        #: its accounting messages are written (at each ACCTINT and when it ends): ACCTMQI or
-        #: ACCTQ was ON at its MQCONN, as IBM decides (``mqpy.stats.connaccounting``)
-        self.accounted = (_accounting_on(engine.catalog.qmgr)
-                          and self.appl_name != _CHANNEL_INITIATOR)
-        self.accounting_seq = 0  # its accounting records written so far (their SeqNumber)
-        self.accounting_lsn = 0  # its last records' log position, forced after the lock
         self.broken = False  # the queue manager ended under us (MQRC_CONNECTION_BROKEN)
         self.connected = True
         self.connected_at = time.time()
+        self.accounting_seq = 0  # its accounting records written so far (their SeqNumber)
+        self.accounting_lsn = 0  # its last records' log position, forced after the lock
+        #: its accounting messages are written (at its first call after each ACCTINT and
+        #: when it ends): decided at its MQCONN, as IBM decides (``mqpy.stats.connaccounting``)
+        self.accounted = False
+        self.accounting_choice: Choice = NONE
+        #: this connection's counters (accounting messages)
+        self.accounting: Statistics | ConnectionAccounting
+        self.account_as_asked(0 if self.appl_name != _CHANNEL_INITIATOR else None)
         self.channel = ""  # a client's: its SVRCONN (DISPLAY CONN CHANNEL)
         self.conname = ""  # and its address (CONNAME)
         #: Not None while a caller defers this connection's log forces (:meth:`force_log`).
@@ -93,6 +99,12 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
         self._kept_md = KeptMD()  # its last packed MQMD put in the default context (_asked)
         self.put_status = PutStatus()  # its asynchronous puts, for MQSTAT (putstatus)
         self._collected = deque()  # handles of collected objects, closed later (ClosedLater)
+
+    def account_as_asked(self, options: int | None) -> None:
+        """Which accounting records it writes, decided at MQCONN before its first call: as
+        the queue manager's attributes say now, with an MQCONNX's MQCNO ``options`` (None:
+        none at all, the queue manager's own component): ``connaccounting.account``."""
+        account(self, options)
 
     def force_log(self, lsn: int) -> None:
         """Make the log durable up to ``lsn`` before the call returns; or, while
@@ -192,7 +204,8 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
         self.engine.connections.pop(self.hconn, None)
         self.engine.stats.mqi.disconnects += 1
         if self.accounted:
-            self.accounting_lsn = write_at_disconnect(self, disc_type)
+            self.accounting_lsn = max(self.accounting_lsn,
+                                      write_at_disconnect(self, disc_type))
 
     def stop(self) -> None:
         """STOP CONN: the connection ends as an abnormal end does (its unit of work backed

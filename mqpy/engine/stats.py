@@ -8,7 +8,9 @@ snapshot and resets them (:meth:`Statistics.take`), and turns it into PCF messag
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -173,3 +175,79 @@ def reset_queue_statistics(engine: Any, name: str) -> tuple[int, int, int, int] 
             return None
         depth = engine.catalog.messages(obj).depth
         return engine.stats.reset_queue(name, time.time(), depth)
+
+
+#: a deadline that never comes (a connection with no records to write)
+NEVER = math.inf
+
+
+class ConnectionAccounting:
+    """The counters of a connection whose accounting messages are written, and when its
+    period ends: ``due``, a ``time.monotonic`` deadline, ACCTINT after the period began.
+
+    IBM writes a long-running connection's intermediate record at its first MQI call after
+    ACCTINT has passed (an idle connection writes none until then, or until it ends). Each
+    call reaches ``mqi`` (to count itself, or to see that its handle's counters are
+    current), so the check is there: one clock read and one comparison; the first call past
+    ``due`` ends the period (``on_due``: the connection writes the record and the counters
+    start again, ``mqi`` and ``queues`` replaced) before it is counted itself. The same
+    interface as :class:`Statistics` for the connection's calls (``mqi``, ``queues``,
+    ``queue``, ``take``, ``interval_start``); a queue's counts since their reset are the
+    queue manager's, not kept here."""
+
+    __slots__ = ("_mqi", "queues", "interval_start", "began", "due", "on_due")
+
+    def __init__(self, mqi: MQICounters, queues: dict[str, QueueCounters],
+                 interval_start: float, began: float, acctint: float,
+                 on_due: Callable[[], None]) -> None:
+        self._mqi = mqi
+        self.queues = queues
+        self.interval_start = interval_start  # wall clock: the records' IntervalStart
+        self.began = began  # time.monotonic when the period began
+        self.due = began + acctint
+        self.on_due = on_due
+
+    @property
+    def mqi(self) -> MQICounters:
+        if time.monotonic() >= self.due:
+            self.on_due()
+        return self._mqi
+
+    def queue(self, name: str) -> QueueCounters:
+        q = self.queues.get(name)
+        if q is None:
+            q = self.queues[name] = QueueCounters()
+        return q
+
+    def interval(self, acctint: float) -> None:
+        """ACCTINT changed: the period in progress ends ``acctint`` after it began."""
+        self.due = self.began + acctint
+
+    def take(self, acctint: float) -> Statistics:
+        """The counters of the period just ended; the next begins now, due ``acctint``
+        later."""
+        done = Statistics(self._mqi, self.queues, self.interval_start)
+        self._mqi = MQICounters()
+        self.queues = {}
+        self.interval_start = time.time()
+        self.began = time.monotonic()
+        self.due = self.began + acctint
+        return done
+
+
+class WatchedStatistics(Statistics):
+    """A connection's counters while none of its records is written yet, because only a
+    queue's own ACCTQ(ON) could make one (the queue manager's ACCTQ OFF, ACCTMQI OFF):
+    ``watch`` is told the name of each queue the period first counts, and may start the
+    connection's accounting then (``mqpy.engine.connection``)."""
+
+    def __init__(self, watch: Callable[[str], None]) -> None:
+        super().__init__()
+        self.watch = watch
+
+    def queue(self, name: str) -> QueueCounters:
+        q = self.queues.get(name)
+        if q is None:
+            q = self.queues[name] = QueueCounters()
+            self.watch(name)
+        return q

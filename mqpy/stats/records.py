@@ -17,6 +17,7 @@ passed in.
 
 from __future__ import annotations
 
+import struct
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -25,7 +26,19 @@ import attrs
 
 from mqpy import CMQC, CMQCFC
 from mqpy.engine.stats import MQICounters, QueueCounters
-from mqpy.pcf import CFBS, CFGR, CFH, CFIL, CFIL64, CFIN, CFIN64, CFST, Parameter, PCFMessage
+from mqpy.pcf import (
+    CFBS,
+    CFGR,
+    CFH,
+    CFIL,
+    CFIL64,
+    CFIN,
+    CFIN64,
+    CFST,
+    Parameter,
+    PCFMessage,
+    build,
+)
 from mqpy.stats.channels import ChannelInterval, ChannelIntervals
 
 # ----------------------------------------------------------------------------- mqpy extensions
@@ -380,6 +393,79 @@ def accounting_q(qmgr: str, conn: ConnectionInfo,
         params.append(CFIN(CMQCFC.MQIAMO_OBJECT_COUNT, len(chunk)))
         out.append(_message(CMQCFC.MQCFT_ACCOUNTING, CMQCFC.MQCMD_ACCOUNTING_Q, params + chunk))
     return out
+
+
+# ----------------------------------------------------------------------------- packing
+
+# The parameter structures these messages use, as ``mqpy.pcf`` declares them (its construct
+# layouts, native byte order: Type, StrucLength, Parameter, then the structure's own fields),
+# packed with ``struct``: an accounting record has about 45 parameters, and building each
+# through construct was most of the CPU an MQDISC with accounting on cost. ``pack`` is
+# checked byte for byte against ``pcf.build`` (tests/stats/test_accounting_cost.py).
+_INTEGER = struct.Struct("=4i")  # Value
+_INTEGER64 = struct.Struct("=4iq")  # Reserved, Value
+_LIST_HEAD = struct.Struct("=4i")  # Count, then Count values
+_STRING_HEAD = struct.Struct("=5i")  # CodedCharSetId, StringLength, then the string, padded
+_BYTES_HEAD = struct.Struct("=4i")  # StringLength, then the bytes, padded
+_GROUP = struct.Struct("=4i")  # ParameterCount, then its parameters
+assert _INTEGER.size == CMQCFC.MQCFIN_STRUC_LENGTH
+assert _INTEGER64.size == CMQCFC.MQCFIN64_STRUC_LENGTH
+assert _LIST_HEAD.size == CMQCFC.MQCFIL_STRUC_LENGTH_FIXED
+assert _STRING_HEAD.size == CMQCFC.MQCFST_STRUC_LENGTH_FIXED
+assert _BYTES_HEAD.size == CMQCFC.MQCFBS_STRUC_LENGTH_FIXED
+assert _GROUP.size == CMQCFC.MQCFGR_STRUC_LENGTH
+
+
+def _pack_params(params: list[Parameter], out: list[bytes]) -> None:
+    for p in params:
+        kind = type(p)
+        if kind is CFIN:
+            out.append(_INTEGER.pack(CMQCFC.MQCFT_INTEGER, _INTEGER.size, p.Parameter, p.Value))
+        elif kind is CFIL or kind is CFIL64:
+            values = p.Values
+            n = len(values)
+            if kind is CFIL:
+                out.append(_LIST_HEAD.pack(CMQCFC.MQCFT_INTEGER_LIST, _LIST_HEAD.size + 4 * n,
+                                           p.Parameter, n))
+                out.append(struct.pack(f"={n}i", *values))
+            else:
+                out.append(_LIST_HEAD.pack(CMQCFC.MQCFT_INTEGER64_LIST, _LIST_HEAD.size + 8 * n,
+                                           p.Parameter, n))
+                out.append(struct.pack(f"={n}q", *values))
+        elif kind is CFST and p.Pad is None:
+            text = p.String
+            pad = -len(text) % 4
+            out.append(_STRING_HEAD.pack(CMQCFC.MQCFT_STRING, _STRING_HEAD.size + len(text) + pad,
+                                         p.Parameter, p.CodedCharSetId, len(text)))
+            out.append(text + b"\0" * pad if pad else text)
+        elif kind is CFGR:
+            out.append(_GROUP.pack(CMQCFC.MQCFT_GROUP, _GROUP.size, p.Parameter, len(p.Parameters)))
+            _pack_params(p.Parameters, out)
+        elif kind is CFIN64:
+            out.append(_INTEGER64.pack(CMQCFC.MQCFT_INTEGER64, _INTEGER64.size, p.Parameter, p.Reserved,
+                                       p.Value))
+        elif kind is CFBS and p.Pad is None:
+            data = p.String
+            pad = -len(data) % 4
+            out.append(_BYTES_HEAD.pack(CMQCFC.MQCFT_BYTE_STRING, _BYTES_HEAD.size + len(data) + pad,
+                                        p.Parameter, len(data)))
+            out.append(data + b"\0" * pad if pad else data)
+        else:  # (any other structure as mqpy.pcf packs it)
+            out.append(p.pack())
+            if isinstance(p, CFGR):
+                _pack_params(p.Parameters, out)
+
+
+def pack(msg: PCFMessage) -> bytes:
+    """The bytes of a statistics or accounting message, native byte order: what
+    ``pcf.build(msg)`` makes, in a fraction of its time."""
+    if not msg.params:
+        return build(msg)
+    header = msg.header.copy()
+    header.ParameterCount = len(msg.params)
+    out = [header.pack()]
+    _pack_params(msg.params, out)
+    return b"".join(out)
 
 
 # ----------------------------------------------------------------------------- flattening

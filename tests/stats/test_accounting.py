@@ -5,19 +5,19 @@ from __future__ import annotations
 import mqpy
 from mqpy import CMQC, CMQCFC, inprocess, pcf
 from mqpy.mqi import attach
-from mqpy.stats.collector import emit_now
 
 
 def test_accounting_messages_count_one_connections_work(tmp_path):
     """Given ACCTMQI(ON) and ACCTQ(ON), when a connection puts 3 persistent and 2
-    non-persistent messages, gets 4 and commits twice, then the next interval puts an
-    MQCMD_ACCOUNTING_MQI message for that connection carrying those counts, and an
-    MQCMD_ACCOUNTING_Q message for its queue."""
+    non-persistent messages, gets 4, commits twice and disconnects, then an
+    MQCMD_ACCOUNTING_MQI message for that connection carries those counts, and an
+    MQCMD_ACCOUNTING_Q message its queue's."""
     root = str(tmp_path)
-    qm = mqpy.embedded("ACCTQM", data_path=root)
+    first = mqpy.embedded("ACCTQM", data_path=root)
     eng = inprocess.running("ACCTQM", root)
     eng.alter_qmgr({"ACCTMQI": "ON", "ACCTQ": "ON"})
     eng.define("QLOCAL", "APP.Q", {})
+    qm = mqpy.embedded("ACCTQM", data_path=root)  # (connected with accounting on)
     q = mqpy.Queue(qm, "APP.Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
     for i in range(5):
         q.put(b"x" * 10, mqpy.MD(Persistence=1 if i < 3 else 0),
@@ -26,8 +26,9 @@ def test_accounting_messages_count_one_connections_work(tmp_path):
     for _ in range(4):
         q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT))
     qm.commit()
+    q.close()
+    qm.disconnect()
     admin = attach(eng)
-    emit_now(eng, admin)
     acct = mqpy.Queue(admin, "SYSTEM.ADMIN.ACCOUNTING.QUEUE", CMQC.MQOO_INPUT_AS_Q_DEF)
     commands = {}
     while True:
@@ -43,4 +44,5 @@ def test_accounting_messages_count_one_connections_work(tmp_path):
     assert mine[0].get(CMQCFC.MQIAMO_GETS) == [1, 3]
     assert mine[0].get(CMQCFC.MQIAMO_COMMITS) == 2
     assert CMQCFC.MQCMD_ACCOUNTING_Q in commands
+    first.disconnect()
     inprocess.stop_all()

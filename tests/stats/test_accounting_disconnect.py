@@ -1,7 +1,8 @@
 """Accounting messages written as a connection ends, as IBM MQ writes them: MQDISC, an
 application that ends without MQDISC, and a connection the queue manager ends (STOP CONN,
 endmqm) each write the connection's last MQI and queue accounting records once, with its
-DiscType; a connection that lives longer than ACCTINT writes one each ACCTINT before.
+DiscType; a connection that lives longer than ACCTINT writes one at its first call after each
+ACCTINT before.
 Embedded queue managers; ``test_accounting_disconnect_daemon`` runs the bindings and client
 paths through strmqm."""
 
@@ -17,7 +18,7 @@ from mqpy.engine import connection
 from mqpy.mqi import QueueManager, attach
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.stats import connaccounting
-from mqpy.stats.collector import ACCOUNTING_QUEUE, emit_now, start_statistics
+from mqpy.stats.collector import ACCOUNTING_QUEUE, emit_now
 
 from ._support import drain
 
@@ -166,24 +167,20 @@ def test_an_accounting_queue_that_refuses_loses_the_records_and_mqdisc_succeeds(
 
 
 def test_a_long_connection_writes_a_record_each_acctint_then_its_last(acct):
-    """Given ACCTMQI(ON), ACCTINT(1) and the statistics task, when an application connected
-    for about 2.5 s puts once in each half second and disconnects, then its records have
-    SeqNumber 0, 1, ... in order, the first written at least ACCTINT after its MQCONN, only
-    the last with a DiscType, consecutive periods end where the next begins, and their puts
-    add up to the puts made: none counted twice, none lost."""
+    """Given ACCTMQI(ON) and ACCTINT(1), when an application connected for about 2.5 s puts
+    once in each half second and disconnects, then its records have SeqNumber 0, 1, ... in
+    order, the first written at least ACCTINT after its MQCONN, only the last with a
+    DiscType, consecutive periods end where the next begins, and their puts add up to the
+    puts made: none counted twice, none lost."""
     _, _, qm, eng = acct
     eng.alter_qmgr({"ACCTINT": 1})
-    stop = start_statistics(eng, qm)
-    try:
-        app = _connect(acct, "acct-long")
-        connected = time.time()
-        q = mqpy.Queue(app, QUEUE, CMQC.MQOO_OUTPUT)
-        for n in range(5):
-            q.put(b"m%d" % n)
-            time.sleep(0.5)
-        app.disconnect()
-    finally:
-        stop()
+    app = _connect(acct, "acct-long")
+    connected = time.time()
+    q = mqpy.Queue(app, QUEUE, CMQC.MQOO_OUTPUT)
+    for n in range(5):
+        q.put(b"m%d" % n)
+        time.sleep(0.5)
+    app.disconnect()
     mqi = _mqi(_records(qm, "acct-long"))
     assert len(mqi) >= 2, len(mqi)
     assert [m.get(CMQCFC.MQIACF_SEQUENCE_NUMBER) for m in mqi] == list(range(len(mqi)))

@@ -30,11 +30,16 @@ import os, sys, time
 import mqpy
 from mqpy import CMQC
 how, root, n, ending = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-if how == "bindings":
+options = int(sys.argv[5]) if len(sys.argv) > 5 else 0  # an MQCONNX's MQCNO Options
+if how == "bindings" and options:
+    os.environ["MQPY_DATA_PATH"] = root
+    qm = mqpy.QueueManager(None)
+    qm.connect_with_options("QMS", cno=mqpy.CNO(Options=options))
+elif how == "bindings":
     qm = mqpy.QueueManager(None)
     qm.connect("QMS", data_path=root)
 else:
-    qm = mqpy.connect("QMS", "APP.SVRCONN", how)
+    qm = mqpy.connect("QMS", "APP.SVRCONN", how, cno=mqpy.CNO(Options=options))
 q = mqpy.Queue(qm, "APP.Q", CMQC.MQOO_OUTPUT)
 for _ in range(n):
     q.put(b"x", mqpy.MD(Persistence=CMQC.MQPER_NOT_PERSISTENT))
@@ -114,11 +119,34 @@ def test_an_application_in_another_process_ends_and_its_record_is_written_once(
         assert _text(records[0].get(CMQCFC.MQCACH_CHANNEL_NAME)) == "APP.SVRCONN"
 
 
-def _run(s: Site, how: str, puts: int, ending: str) -> None:
+def _run(s: Site, how: str, puts: int, ending: str, options: int = 0) -> None:
     where = "bindings" if how == "bindings" else s.conn_info
-    proc = subprocess.run([sys.executable, "-c", _APP, where, s.inst.root, str(puts), ending],
+    proc = subprocess.run([sys.executable, "-c", _APP, where, s.inst.root, str(puts), ending,
+                           str(options)],
                           env=s.inst.env, capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "done", proc.stdout + proc.stderr
+
+
+@pytest.mark.xfail(strict=True, reason="an MQCONNX's MQCNO options do not reach the queue "
+                   "manager over bindings or a client channel (the MQCONN flow's Options field "
+                   "is sent as 0): the change is in the accounting report")
+@pytest.mark.parametrize("how, puts", [("bindings", 8), ("client", 9)])
+def test_an_mqconnx_with_mqcno_accounting_mqi_enabled_writes_its_record(accounting_on, how,
+                                                                        puts, request):
+    """Given ACCTMQI(OFF) and ACCTCONO(ENABLED) on a strmqm'd queue manager, when an
+    application in another process makes an MQCONNX with MQCNO_ACCOUNTING_MQI_ENABLED
+    (bindings; client), puts N messages and disconnects, then its MQI accounting record
+    counting those N puts arrives."""
+    if how == "bindings" and request.node.callspec.params["site"] == "FASTPATH":
+        pytest.skip("a bindings MQCONN is the same whatever the MQIBindType")
+    s = accounting_on
+    s.mqsc_here("ALTER QMGR ACCTMQI(OFF) ACCTQ(OFF) ACCTCONO(ENABLED)\n")
+    try:
+        _run(s, how, puts, "mqdisc", CMQC.MQCNO_ACCOUNTING_MQI_ENABLED)
+        records = _mqi_records_putting(s, puts, timeout=0.5)  # (written before MQDISC returns)
+    finally:
+        s.mqsc_here("ALTER QMGR ACCTMQI(ON) ACCTQ(ON) ACCTCONO(DISABLED)\n")
+    assert len(records) == 1
 
 
 def test_endmqm_writes_q_mgr_records_for_a_connected_application(tmp_path):

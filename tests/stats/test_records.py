@@ -9,7 +9,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, CMQCFC, pcf
-from mqpy.engine.stats import MQICounters, QueueCounters, Statistics
+from mqpy.engine.stats import QueueCounters
 from mqpy.stats import records as R
 from mqpy.stats.collector import ACCOUNTING_QUEUE, STATISTICS_QUEUE, emit_now, start_statistics
 from mqpy_chinit.states import ChannelStatus
@@ -206,16 +206,17 @@ def test_channel_statistics_from_channel_status_deltas():
 
 
 def test_accounting_messages_from_connection_counters(qmgr):
-    """Given ACCTMQI(ON) ACCTQ(ON) and a connection carrying accounting counters, then an
-    MQCMD_ACCOUNTING_MQI and an MQCMD_ACCOUNTING_Q message for it reach the accounting queue."""
+    """Given ACCTMQI(ON) ACCTQ(ON) and a connection carrying accounting counters, when it
+    disconnects, then an MQCMD_ACCOUNTING_MQI and an MQCMD_ACCOUNTING_Q message for it reach
+    the accounting queue."""
     _, _, qm, eng = qmgr
     eng.alter_qmgr({"ACCTMQI": "ON", "ACCTQ": "ON"})
     eng.define("QLOCAL", "Q1", {})
-    conn = qm.connection()
-    acct = Statistics(MQICounters(puts=[1, 2], opens=3))
-    acct.queue("Q1").puts = [1, 2]
-    conn.accounting = acct
-    emit_now(eng, qm)
+    conn = eng.connect("acct-records")
+    conn.accounting.mqi.puts = [1, 2]
+    conn.accounting.mqi.opens = 3
+    conn.accounting.queue("Q1").puts = [1, 2]
+    conn.disconnect()
     msgs = _by_command(drain(qm, ACCOUNTING_QUEUE))
     (mqi,) = msgs[CMQCFC.MQCMD_ACCOUNTING_MQI]
     assert mqi.header.Type == CMQCFC.MQCFT_ACCOUNTING
