@@ -87,6 +87,8 @@ def _csp_credentials(csp: Any) -> tuple[str | None, str | None]:
 _HANDLE_SHARE = CMQC.MQCNO_HANDLE_SHARE_BLOCK | CMQC.MQCNO_HANDLE_SHARE_NO_BLOCK
 #: the MQCNO options that make a connection reconnectable (a client one only)
 _RECONNECT_OPTIONS = CMQC.MQCNO_RECONNECT | CMQC.MQCNO_RECONNECT_Q_MGR
+_ACCOUNTING_OPTIONS = (CMQC.MQCNO_ACCOUNTING_MQI_ENABLED | CMQC.MQCNO_ACCOUNTING_MQI_DISABLED
+                       | CMQC.MQCNO_ACCOUNTING_Q_ENABLED | CMQC.MQCNO_ACCOUNTING_Q_DISABLED)
 
 
 def _is_text(value: str) -> bool:
@@ -221,6 +223,8 @@ class QueueManager(MQObject):
         if reconnectable:
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_OPTIONS_ERROR)
         self._conn = _connect_engine(eng, user, password)
+        if options & _ACCOUNTING_OPTIONS:  # the connection's accounting records (MQCNO)
+            self._conn.account_as_asked(options)
         self._name = eng.name
         self._embedded = True
 
@@ -890,7 +894,7 @@ def attach(engine: QueueManagerEngine) -> QueueManager:
     manager's own connection: not in an application's trace)."""
     qm = QueueManager(None)
     qm._conn = engine.connect()
-    qm._conn.accounted = False  # (the queue manager's own work writes no accounting)
+    qm._conn.account_as_asked(None)  # (the queue manager's own work writes no accounting)
     qm._conn.process_id = os.getpid()  # (DISPLAY CONN's PID: this process's own)
     qm._name = engine.name
     return qm

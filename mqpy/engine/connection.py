@@ -81,6 +81,9 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
         self.broken = False  # the queue manager ended under us (MQRC_CONNECTION_BROKEN)
         self.connected = True
         self.connected_at = time.time()
+        #: the process the connection was made in (DISPLAY CONN's PID): this one, unless the
+        #: bindings listener names its peer's
+        self.process_id = os.getpid()
         self.accounting_seq = 0  # its accounting records written so far (their SeqNumber)
         self.accounting_lsn = 0  # its last records' log position, forced after the lock
         #: its accounting messages are written (at its first call after each ACCTINT and

@@ -158,11 +158,6 @@ def test_a_bindings_connection_shows_the_applications_process(daemon):
     assert ("", hconn, os.getpid()) in rows
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a client connection's ProcessId is 0: IBM shows the process of the channel agent "
-    "serving it (amqrmppa), mqpy's is the process running its SVRCONN instance, which the "
-    "connection the instance makes does not record (mqpy/engine/connection.py: "
-    "process_id, which mqpy/mqsc/queues.py shows)"))
 def test_a_client_connection_shows_its_channels_process(env):
     """Given a client connected through APP.SVRCONN, whose instance runs in this process
     (the test's channel initiator), then Inquire Connection shows the connection of that

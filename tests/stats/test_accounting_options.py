@@ -158,8 +158,6 @@ def test_acctcono_is_altered_and_displayed_by_mqsc_and_pcf(qmgr):
     assert answer[CMQC.MQIA_ACCOUNTING_CONN_OVERRIDE] == CMQC.MQMON_DISABLED
 
 
-@pytest.mark.xfail(strict=True, reason="mqpy.mqi does not give the engine an MQCONNX's "
-                   "options (the change is in the accounting report)")
 def test_an_embedded_mqconnx_with_mqcno_accounting_mqi_enabled_writes_mqi_records(
         queues, monkeypatch):
     """Given ACCTMQI(OFF) and ACCTCONO(ENABLED), when an application of the process makes an
