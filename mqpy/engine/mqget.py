@@ -170,7 +170,23 @@ class GetCalls(GroupGetCalls):
                      waiter: Callable[[], None] | None) -> bytes:
         """MQGET with every check made: the options, the message selected (under the cursor,
         by MsgId/CorrelId, or the next in delivery order), truncation, the MQMD returned,
-        the removal or the browse cursor, the statistics and a COD report."""
+        the removal or the browse cursor, the statistics and a COD report. A message whose
+        properties must be read has them read with the engine's lock let go
+        (``propdelivery``), and the call made again with what was read."""
+        judged = None
+        while True:
+            try:
+                return self._get_judged(hobj, md, gmo, max_length, waiter, judged)
+            except propdelivery.Unread as unread:
+                if unread.lsn is not None:
+                    self.force_log(unread.lsn)
+                judged = unread.judge()
+
+    def _get_judged(self, hobj: int, md: MD | None, gmo: GMO, max_length: int | None,
+                    waiter: Callable[[], None] | None,
+                    judged: propdelivery.Judged | None) -> bytes:
+        """:meth:`_get_general`'s pass under the engine's lock, with ``judged`` the
+        delivery of a message's properties read before it (or None)."""
         eng = self.engine
         with eng.lock:
             self.check_usable()
@@ -204,8 +220,14 @@ class GetCalls(GroupGetCalls):
                 md_bytes = with_flags(md_bytes, fields[3])
             handed = None
             if R.record_flags(record) & R.FLAG_PROPERTIES:  # (at the first segment's front)
-                handed = propdelivery.deliver(gmo, propdelivery.propctl_of(
-                    h.obj.attributes, h.base.attributes), md_bytes, body)
+                propctl = propdelivery.propctl_of(h.obj.attributes, h.base.attributes)
+                handed = propdelivery.as_stored(gmo, propctl, body)
+                if handed is None:  # read with the lock let go, then this pass again
+                    handed = propdelivery.judged_for(judged, mq, entry.seq, gmo, propctl)
+                    if handed is None:
+                        raise propdelivery.Unread(mq, entry.seq, gmo, propctl, md_bytes,
+                                                  body, lsn)
+                    propdelivery.hand_over(gmo, handed)
                 body = handed.body
             n = len(body) + rest
             truncated = max_length is not None and n > max_length
