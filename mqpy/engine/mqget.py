@@ -88,6 +88,18 @@ def _packed_md(record: bytes, md_length: int, entry: Entry, now: float) -> bytes
                      _VERSION_AT.pack(entry.backout_count), md_bytes[_MD_BACKOUT_AT + 4:]))
 
 
+def _cursor_before_first(h: Handle) -> None:
+    """The browse cursor of ``h`` logically before the first message, as MQOPEN leaves it:
+    where a MQGMO_BROWSE_FIRST that finds no message leaves it (the next BROWSE_NEXT starts
+    from the first message, none is under the cursor)."""
+    h.browse_key = None
+    h.browse_entry = None
+    h.browse_logical_key = None
+    h.browse_group = None
+
+
+_GMO_BROWSE_FIRST = CMQC.MQGMO_BROWSE_FIRST
+_RC_NO_MSG_AVAILABLE = CMQC.MQRC_NO_MSG_AVAILABLE
 _GS_NOT_IN_GROUP = CMQC.MQGS_NOT_IN_GROUP
 _SS_NOT_A_SEGMENT = CMQC.MQSS_NOT_A_SEGMENT
 _SEG_INHIBITED = CMQC.MQSEG_INHIBITED
@@ -201,13 +213,19 @@ class GetCalls(GroupGetCalls):
             by_priority = h.base.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
             now = time.time()
             parts = None  # the segments MQGMO_COMPLETE_MSG reassembles
-            if opts & _GMO_UNDER_CURSOR:
-                entry, lsn, clean = self._under_cursor(h), None, False
-            elif groups.wants_groups(opts, gmo.MatchOptions if gmo.Version >= 2 else 0):
-                entry, lsn, clean, parts = self._select_in_groups(h, md, gmo, by_priority,
-                                                                  now, waiter)
-            else:
-                entry, lsn, clean = self._select_message(h, md, gmo, by_priority, now, waiter)
+            try:
+                if opts & _GMO_UNDER_CURSOR:
+                    entry, lsn, clean = self._under_cursor(h), None, False
+                elif groups.wants_groups(opts, gmo.MatchOptions if gmo.Version >= 2 else 0):
+                    entry, lsn, clean, parts = self._select_in_groups(h, md, gmo, by_priority,
+                                                                      now, waiter)
+                else:
+                    entry, lsn, clean = self._select_message(h, md, gmo, by_priority, now,
+                                                             waiter)
+            except MQMIError as e:
+                if opts & _GMO_BROWSE_FIRST and e.reason == _RC_NO_MSG_AVAILABLE:
+                    _cursor_before_first(h)
+                raise
             record = eng.data.read_record(mq, entry)
             put_time, _backout, md_bytes, body = R.decode_message(record)
             fields = groups.stored_fields(md_bytes) if R.record_flags(record) & R.FLAG_GROUP \
