@@ -88,6 +88,15 @@ def _packed_md(record: bytes, md_length: int, entry: Entry, now: float) -> bytes
                      _VERSION_AT.pack(entry.backout_count), md_bytes[_MD_BACKOUT_AT + 4:]))
 
 
+def _check_headers(md: MD | None, gmo: GMO | None) -> None:
+    """MQGET's check of its MQMD and MQGMO: their StrucId and Version."""
+    if (md is not None and (md.__dict__["StrucId"] != _MD_STRUC_ID
+                            or md.__dict__["Version"] not in _MD_VERSIONS)) \
+            or (gmo is not None and (gmo.__dict__["StrucId"] != _GMO_STRUC_ID
+                                     or gmo.__dict__["Version"] not in _GMO_VERSIONS)):
+        _refuse_header(md, gmo)
+
+
 def _cursor_before_first(h: Handle) -> None:
     """The browse cursor of ``h`` logically before the first message, as MQOPEN leaves it:
     where a MQGMO_BROWSE_FIRST that finds no message leaves it (the next BROWSE_NEXT starts
@@ -117,11 +126,7 @@ class GetCalls(GroupGetCalls):
         With a ``waiter``, never blocks: when no message is available it registers ``waiter``
         on the queue and raises 2033; the caller waits for the callback and calls again.
         """
-        if (md is not None and (md.__dict__["StrucId"] != _MD_STRUC_ID
-                                or md.__dict__["Version"] not in _MD_VERSIONS)) \
-                or (gmo is not None and (gmo.__dict__["StrucId"] != _GMO_STRUC_ID
-                                         or gmo.__dict__["Version"] not in _GMO_VERSIONS)):
-            _refuse_header(md, gmo)
+        _check_headers(md, gmo)
         if gmo is None:  # the caller passed no MQGMO: the default one, not wanted back
             return self._get_once(hobj, md, None, max_length, waiter)
         opts = gmo.Options
@@ -147,6 +152,18 @@ class GetCalls(GroupGetCalls):
             if self.engine.quiescing and opts & CMQC.MQGMO_FAIL_IF_QUIESCING:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
 
+    def get_unread(self, hobj: int, md: MD | None, gmo: GMO | None, max_length: int | None,
+                   waiter: Callable[[], None] | None = None,
+                   judged: propdelivery.Judged | None = None) -> bytes:
+        """MQGET for a caller whose thread must not read a message's properties (an event
+        loop serving other connections): as :meth:`get` with a ``waiter`` (it never
+        blocks), except that a message whose properties its delivery must read raises
+        :class:`propdelivery.Unread`, nothing changed (the LSN of expiries met forced); the
+        caller reads them elsewhere (``Unread.judge``, on a worker thread) and calls again
+        with what was read, ``judged``."""
+        _check_headers(md, gmo)
+        return self._get_once(hobj, md, gmo, max_length, waiter, judged, False)
+
     def drop_waiter(self, hobj: int, cb: Callable[[], None]) -> None:
         """Forget ``cb``, a waiter on ``hobj``'s queue (a get that stopped waiting: answered,
         timed out, or woken by its caller)."""
@@ -156,7 +173,8 @@ class GetCalls(GroupGetCalls):
                 h.mq.remove_waiter(cb)
 
     def _get_once(self, hobj: int, md: MD | None, gmo: GMO | None, max_length: int | None,
-                  waiter: Callable[[], None] | None) -> bytes:
+                  waiter: Callable[[], None] | None,
+                  judged: propdelivery.Judged | None = None, inline: bool = True) -> bytes:
         if fastpath.ENABLED:
             eng = self.engine
             with eng.lock:
@@ -176,22 +194,26 @@ class GetCalls(GroupGetCalls):
                 if lsn is not None:
                     self.force_log(lsn)
                 return out
-        return self._get_general(hobj, md, GMO() if gmo is None else gmo, max_length, waiter)
+        return self._get_general(hobj, md, GMO() if gmo is None else gmo, max_length, waiter,
+                                 judged, inline)
 
     def _get_general(self, hobj: int, md: MD | None, gmo: GMO, max_length: int | None,
-                     waiter: Callable[[], None] | None) -> bytes:
+                     waiter: Callable[[], None] | None,
+                     judged: propdelivery.Judged | None = None, inline: bool = True) -> bytes:
         """MQGET with every check made: the options, the message selected (under the cursor,
         by MsgId/CorrelId, or the next in delivery order), truncation, the MQMD returned,
         the removal or the browse cursor, the statistics and a COD report. A message whose
         properties must be read has them read with the engine's lock let go
-        (``propdelivery``), and the call made again with what was read."""
-        judged = None
+        (``propdelivery``), and the call made again with what was read; not ``inline``:
+        :meth:`get_unread`'s caller reads them."""
         while True:
             try:
                 return self._get_judged(hobj, md, gmo, max_length, waiter, judged)
             except propdelivery.Unread as unread:
                 if unread.lsn is not None:
                     self.force_log(unread.lsn)
+                if not inline:
+                    raise
                 judged = unread.judge()
 
     def _get_judged(self, hobj: int, md: MD | None, gmo: GMO, max_length: int | None,
