@@ -285,10 +285,10 @@ def test_a_message_got_as_stored_costs_the_queue_manager_no_property_reading(sit
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the queue manager reads a got message's properties under its engine lock "
-    "(mqpy/engine/mqget.py _get_general calls propdelivery.deliver with eng.lock held): "
-    "200,000 properties hold every other connection 3-6 s; the hand-over belongs outside "
-    "the lock, or the properties a message may carry need a bound at MQPUT"))
+    "the engine reads a got message's properties with its lock let go, but the daemon's "
+    "event loop runs the MQGET (mqpy/loopcalls.py EngineVerbs.get calls conn.get in the "
+    "loop): the reading holds every connection the loop serves; it belongs on a worker "
+    "thread (Connection.get_unread, propdelivery.Unread.judge)"))
 def test_a_message_with_200000_properties_does_not_stall_other_connections(site, qm):
     """Given the same message got with IBM's default (PROPCTL COMPAT, properties into no
     handle), then another connection's MQPUT to another queue waits less than a second."""

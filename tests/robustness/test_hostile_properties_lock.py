@@ -233,3 +233,34 @@ def test_a_message_too_long_for_the_buffer_stays_and_the_cursor_moves_as_before(
         q.close()
     assert seen == [b"0123456789", b"second", b"second"]
     assert all(reader.completed) and len(reader.completed) == 4
+
+
+def test_a_loop_caller_reads_the_properties_on_a_thread_of_its_own(qm):
+    """Given a message with properties, when an event loop's caller asks for it with
+    get_unread, then the call raises propdelivery.Unread having changed nothing (the message
+    still on the queue), and the call again with what Unread.judge read on another thread
+    gets it, its properties in the handle."""
+    from mqpy.engine import propdelivery
+
+    _put(qm, _rfh2(4) + b"BODY")
+    conn = qm._conn
+    q = mqpy.Queue(qm, Q, CMQC.MQOO_INPUT_SHARED)
+    hmsg = mqpy.MessageHandle(qm, mqpy.CMHO())
+    gmo = mqpy.GMO(Version=CMQC.MQGMO_VERSION_4,
+                   Options=CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_PROPERTIES_IN_HANDLE)
+    gmo.MsgHandle = hmsg.msg_handle
+    try:
+        with pytest.raises(propdelivery.Unread) as unread:
+            conn.get_unread(q._hobj, mqpy.MD(), gmo, None)
+        assert _depth(qm) == 1 and gmo.MsgHandle == hmsg.msg_handle
+        judged: list[propdelivery.Judged] = []
+        thread = threading.Thread(target=lambda: judged.append(unread.value.judge()))
+        thread.start()
+        thread.join()
+        md = mqpy.MD()
+        data = conn.get_unread(q._hobj, md, gmo, None, None, judged[0])
+    finally:
+        q.close()
+    assert data.endswith(b"BODY") and md.Format == CMQC.MQFMT_RF_HEADER_2
+    assert gmo.MsgHandle == propdelivery.HANDED_OVER
+    assert _depth(qm) == 0
