@@ -70,6 +70,10 @@ def header_order(encoding: int) -> str:
     return LITTLE
 
 
+#: how much of a folder expat checks at one call (the process's other threads run between)
+_PARSE_PIECE = 64 * 1024
+
+
 def _folder_name(data: bytes) -> str:
     """The root element of a folder, which must be well-formed XML (as pymqi checks). Read
     without namespaces: IBM writes a NULL property as ``xsi:nil='true'`` and declares no
@@ -84,8 +88,10 @@ def _folder_name(data: bytes) -> str:
         parser.StartElementHandler = None
 
     parser.StartElementHandler = root
-    try:
-        parser.Parse(data, True)
+    try:  # a piece at a time: one C call over megabytes would hold the GIL for all of it
+        for at in range(0, len(data), _PARSE_PIECE):
+            parser.Parse(data[at:at + _PARSE_PIECE], False)
+        parser.Parse(b"", True)
     except (xml.parsers.expat.ExpatError, ValueError) as exc:
         raise PYIFError(f"RFH2 - XML Folder not well formed. Exception: {exc}") from None
     return tags[0]

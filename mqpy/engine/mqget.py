@@ -88,6 +88,27 @@ def _packed_md(record: bytes, md_length: int, entry: Entry, now: float) -> bytes
                      _VERSION_AT.pack(entry.backout_count), md_bytes[_MD_BACKOUT_AT + 4:]))
 
 
+def _check_headers(md: MD | None, gmo: GMO | None) -> None:
+    """MQGET's check of its MQMD and MQGMO: their StrucId and Version."""
+    if (md is not None and (md.__dict__["StrucId"] != _MD_STRUC_ID
+                            or md.__dict__["Version"] not in _MD_VERSIONS)) \
+            or (gmo is not None and (gmo.__dict__["StrucId"] != _GMO_STRUC_ID
+                                     or gmo.__dict__["Version"] not in _GMO_VERSIONS)):
+        _refuse_header(md, gmo)
+
+
+def _cursor_before_first(h: Handle) -> None:
+    """The browse cursor of ``h`` logically before the first message, as MQOPEN leaves it:
+    where a MQGMO_BROWSE_FIRST that finds no message leaves it (the next BROWSE_NEXT starts
+    from the first message, none is under the cursor)."""
+    h.browse_key = None
+    h.browse_entry = None
+    h.browse_logical_key = None
+    h.browse_group = None
+
+
+_GMO_BROWSE_FIRST = CMQC.MQGMO_BROWSE_FIRST
+_RC_NO_MSG_AVAILABLE = CMQC.MQRC_NO_MSG_AVAILABLE
 _GS_NOT_IN_GROUP = CMQC.MQGS_NOT_IN_GROUP
 _SS_NOT_A_SEGMENT = CMQC.MQSS_NOT_A_SEGMENT
 _SEG_INHIBITED = CMQC.MQSEG_INHIBITED
@@ -105,11 +126,7 @@ class GetCalls(GroupGetCalls):
         With a ``waiter``, never blocks: when no message is available it registers ``waiter``
         on the queue and raises 2033; the caller waits for the callback and calls again.
         """
-        if (md is not None and (md.__dict__["StrucId"] != _MD_STRUC_ID
-                                or md.__dict__["Version"] not in _MD_VERSIONS)) \
-                or (gmo is not None and (gmo.__dict__["StrucId"] != _GMO_STRUC_ID
-                                         or gmo.__dict__["Version"] not in _GMO_VERSIONS)):
-            _refuse_header(md, gmo)
+        _check_headers(md, gmo)
         if gmo is None:  # the caller passed no MQGMO: the default one, not wanted back
             return self._get_once(hobj, md, None, max_length, waiter)
         opts = gmo.Options
@@ -135,6 +152,18 @@ class GetCalls(GroupGetCalls):
             if self.engine.quiescing and opts & CMQC.MQGMO_FAIL_IF_QUIESCING:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
 
+    def get_unread(self, hobj: int, md: MD | None, gmo: GMO | None, max_length: int | None,
+                   waiter: Callable[[], None] | None = None,
+                   judged: propdelivery.Judged | None = None) -> bytes:
+        """MQGET for a caller whose thread must not read a message's properties (an event
+        loop serving other connections): as :meth:`get` with a ``waiter`` (it never
+        blocks), except that a message whose properties its delivery must read raises
+        :class:`propdelivery.Unread`, nothing changed (the LSN of expiries met forced); the
+        caller reads them elsewhere (``Unread.judge``, on a worker thread) and calls again
+        with what was read, ``judged``."""
+        _check_headers(md, gmo)
+        return self._get_once(hobj, md, gmo, max_length, waiter, judged, False)
+
     def drop_waiter(self, hobj: int, cb: Callable[[], None]) -> None:
         """Forget ``cb``, a waiter on ``hobj``'s queue (a get that stopped waiting: answered,
         timed out, or woken by its caller)."""
@@ -144,7 +173,8 @@ class GetCalls(GroupGetCalls):
                 h.mq.remove_waiter(cb)
 
     def _get_once(self, hobj: int, md: MD | None, gmo: GMO | None, max_length: int | None,
-                  waiter: Callable[[], None] | None) -> bytes:
+                  waiter: Callable[[], None] | None,
+                  judged: propdelivery.Judged | None = None, inline: bool = True) -> bytes:
         if fastpath.ENABLED:
             eng = self.engine
             with eng.lock:
@@ -164,13 +194,33 @@ class GetCalls(GroupGetCalls):
                 if lsn is not None:
                     self.force_log(lsn)
                 return out
-        return self._get_general(hobj, md, GMO() if gmo is None else gmo, max_length, waiter)
+        return self._get_general(hobj, md, GMO() if gmo is None else gmo, max_length, waiter,
+                                 judged, inline)
 
     def _get_general(self, hobj: int, md: MD | None, gmo: GMO, max_length: int | None,
-                     waiter: Callable[[], None] | None) -> bytes:
+                     waiter: Callable[[], None] | None,
+                     judged: propdelivery.Judged | None = None, inline: bool = True) -> bytes:
         """MQGET with every check made: the options, the message selected (under the cursor,
         by MsgId/CorrelId, or the next in delivery order), truncation, the MQMD returned,
-        the removal or the browse cursor, the statistics and a COD report."""
+        the removal or the browse cursor, the statistics and a COD report. A message whose
+        properties must be read has them read with the engine's lock let go
+        (``propdelivery``), and the call made again with what was read; not ``inline``:
+        :meth:`get_unread`'s caller reads them."""
+        while True:
+            try:
+                return self._get_judged(hobj, md, gmo, max_length, waiter, judged)
+            except propdelivery.Unread as unread:
+                if unread.lsn is not None:
+                    self.force_log(unread.lsn)
+                if not inline:
+                    raise
+                judged = unread.judge()
+
+    def _get_judged(self, hobj: int, md: MD | None, gmo: GMO, max_length: int | None,
+                    waiter: Callable[[], None] | None,
+                    judged: propdelivery.Judged | None) -> bytes:
+        """:meth:`_get_general`'s pass under the engine's lock, with ``judged`` the
+        delivery of a message's properties read before it (or None)."""
         eng = self.engine
         with eng.lock:
             self.check_usable()
@@ -185,13 +235,19 @@ class GetCalls(GroupGetCalls):
             by_priority = h.base.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
             now = time.time()
             parts = None  # the segments MQGMO_COMPLETE_MSG reassembles
-            if opts & _GMO_UNDER_CURSOR:
-                entry, lsn, clean = self._under_cursor(h), None, False
-            elif groups.wants_groups(opts, gmo.MatchOptions if gmo.Version >= 2 else 0):
-                entry, lsn, clean, parts = self._select_in_groups(h, md, gmo, by_priority,
-                                                                  now, waiter)
-            else:
-                entry, lsn, clean = self._select_message(h, md, gmo, by_priority, now, waiter)
+            try:
+                if opts & _GMO_UNDER_CURSOR:
+                    entry, lsn, clean = self._under_cursor(h), None, False
+                elif groups.wants_groups(opts, gmo.MatchOptions if gmo.Version >= 2 else 0):
+                    entry, lsn, clean, parts = self._select_in_groups(h, md, gmo, by_priority,
+                                                                      now, waiter)
+                else:
+                    entry, lsn, clean = self._select_message(h, md, gmo, by_priority, now,
+                                                             waiter)
+            except MQMIError as e:
+                if opts & _GMO_BROWSE_FIRST and e.reason == _RC_NO_MSG_AVAILABLE:
+                    _cursor_before_first(h)
+                raise
             record = eng.data.read_record(mq, entry)
             put_time, _backout, md_bytes, body = R.decode_message(record)
             fields = groups.stored_fields(md_bytes) if R.record_flags(record) & R.FLAG_GROUP \
@@ -204,8 +260,14 @@ class GetCalls(GroupGetCalls):
                 md_bytes = with_flags(md_bytes, fields[3])
             handed = None
             if R.record_flags(record) & R.FLAG_PROPERTIES:  # (at the first segment's front)
-                handed = propdelivery.deliver(gmo, propdelivery.propctl_of(
-                    h.obj.attributes, h.base.attributes), md_bytes, body)
+                propctl = propdelivery.propctl_of(h.obj.attributes, h.base.attributes)
+                handed = propdelivery.as_stored(gmo, propctl, body)
+                if handed is None:  # read with the lock let go, then this pass again
+                    handed = propdelivery.judged_for(judged, mq, entry.seq, gmo, propctl)
+                    if handed is None:
+                        raise propdelivery.Unread(mq, entry.seq, gmo, propctl, md_bytes,
+                                                  body, lsn)
+                    propdelivery.hand_over(gmo, handed)
                 body = handed.body
             n = len(body) + rest
             truncated = max_length is not None and n > max_length

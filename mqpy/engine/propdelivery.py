@@ -14,6 +14,16 @@ would.
 
 The message handle itself never reaches the queue manager: as in IBM's MQ client, it lives in
 the application's process.
+
+Reading a message's properties costs what they hold (an MQRFH2 of 200,000 of them takes
+seconds), so MQGET never reads them under the engine's lock. Its pass under the lock picks
+the message; when the delivery must read its properties (:func:`as_stored` says None), that
+pass changes nothing and raises :class:`Unread` with the stored bytes; MQGET reads them with
+no lock held (:meth:`Unread.judge`) and makes its pass again, which takes the message, or
+moves the browse cursor, with the delivery read (:func:`judged_for`), when it picks the same
+message, and reads the next one's otherwise. A stored message's bytes never change, so what
+was read of them is what the second pass would read; nothing of the message is changed by
+reading it, and a get under syncpoint that backs out leaves it as it was put.
 """
 
 from __future__ import annotations
@@ -30,16 +40,20 @@ from mqpy.properties.handover import (
     HANDED_OVER,
     PROPCTL,
     Delivered,
+    as_stored,
     check_options,
     deliver,
+    hand_over,
     has_handle,
+    judge,
     shape_of,
 )
 from mqpy.properties.propset import PropertySet
 from mqpy.structs.tables import GMO, MD
 
-__all__ = ["HANDED_OVER", "Delivered", "check_options", "check_put", "deliver", "has_handle",
-           "message_properties", "propctl_of", "take_ahead"]
+__all__ = ["HANDED_OVER", "Delivered", "Judged", "Unread", "as_stored", "check_options",
+           "check_put", "deliver", "hand_over", "has_handle", "judged_for", "message_properties",
+           "propctl_of", "take_ahead"]
 
 C = CMQC
 #: how read ahead takes a message with properties: as it is stored, outside syncpoint
@@ -51,6 +65,48 @@ def propctl_of(obj_attrs: dict, base_attrs: dict) -> int:
     base queue's; COMPAT by default."""
     word = obj_attrs.get("PROPCTL") or base_attrs.get("PROPCTL") or "COMPAT"
     return PROPCTL.get(str(word), C.MQPROP_COMPATIBILITY)
+
+
+class Judged:
+    """The delivery of one message's properties, read with no lock held: for the message
+    of ``seq`` on ``queue``, got under PROPCTL ``propctl`` with MQGMO ``options`` (and a
+    message handle given: ``handle``)."""
+
+    __slots__ = ("handed", "handle", "options", "propctl", "queue", "seq")
+
+    def __init__(self, queue: Any, seq: int, options: int, handle: bool, propctl: int,
+                 handed: Delivered) -> None:
+        self.queue, self.seq, self.options, self.handle = queue, seq, options, handle
+        self.propctl, self.handed = propctl, handed
+
+
+class Unread(Exception):  # noqa: N818 - a state, as StopIteration is
+    """MQGET's pass under the engine's lock met a message whose properties its delivery must
+    read, and changed nothing: what reading them needs, and the LSN of the expired messages
+    its selection removed (to force), or None. Raised through the lock, which lets it go."""
+
+    def __init__(self, queue: Any, seq: int, gmo: Any, propctl: int, md_bytes: bytes,
+                 body: bytes, lsn: int | None) -> None:
+        super().__init__(seq)
+        self.queue, self.seq, self.propctl, self.lsn = queue, seq, propctl, lsn
+        self.options, self.handle = gmo.Options, has_handle(gmo)
+        self.md_bytes, self.body = md_bytes, body
+
+    def judge(self) -> Judged:
+        """The delivery, read (no lock is needed: the arguments are bytes and numbers)."""
+        return Judged(self.queue, self.seq, self.options, self.handle, self.propctl,
+                      judge(self.options, self.handle, self.propctl, self.md_bytes, self.body))
+
+
+def judged_for(judged: Judged | None, queue: Any, seq: int, gmo: Any, propctl: int
+               ) -> Delivered | None:
+    """What ``judged`` read, when it is of the message of ``seq`` on ``queue`` got as
+    ``gmo`` and ``propctl`` ask; else None."""
+    if judged is None or judged.seq != seq or judged.queue is not queue \
+            or judged.propctl != propctl or judged.options != gmo.Options \
+            or judged.handle != has_handle(gmo):
+        return None
+    return judged.handed
 
 
 def message_properties(md_bytes: bytes, body: bytes) -> dict[str, Any]:

@@ -31,8 +31,9 @@ from mqpy.properties.propset import PropertySet
 from mqpy.structs.mdcodec import unpack_md
 from mqpy.structs.tables import MD
 
-__all__ = ["HANDED_OVER", "PROPCTL", "PROPERTY_OPTIONS", "Delivered", "carries_properties",
-           "check_options", "deliver", "describe", "has_handle", "shape_of", "streamed"]
+__all__ = ["HANDED_OVER", "PROPCTL", "PROPERTY_OPTIONS", "Delivered", "as_stored",
+           "carries_properties", "check_options", "deliver", "describe", "hand_over",
+           "has_handle", "judge", "shape_of", "streamed"]
 
 C = CMQC
 #: MQGMO.MsgHandle as MQGET returns it when the properties are in front of the data for the
@@ -55,11 +56,13 @@ PROPERTY_OPTIONS = (C.MQGMO_PROPERTIES_FORCE_MQRFH2 | C.MQGMO_NO_PROPERTIES
 class Delivered:
     """What MQGET returns of a message with properties: ``prefix`` (the MQRFH2 for the
     handle, or empty) goes in front of ``body`` (what a buffer length counts); ``md`` the
-    Format, Encoding and CodedCharSetId the returned MQMD takes (None: as stored)."""
+    Format, Encoding and CodedCharSetId the returned MQMD takes (None: as stored);
+    ``into_handle`` whether the properties went into the application's handle."""
 
     prefix: bytes
     body: bytes
     md: tuple[bytes, int, int] | None = None
+    into_handle: bool = False  #: MQGMO.MsgHandle goes back as HANDED_OVER
 
 
 def has_handle(gmo: Any) -> bool:
@@ -81,32 +84,59 @@ def shape_of(md_bytes: bytes) -> SimpleNamespace:
                            CodedCharSetId=md.CodedCharSetId)
 
 
-def deliver(gmo: Any, propctl: int, md_bytes: bytes, body: bytes) -> Delivered:
-    """Where MQGET puts the properties of the message (MQMD ``md_bytes``, data ``body`` as
-    stored), per ``delivery``; ``gmo.MsgHandle`` becomes HANDED_OVER when they go into the
-    handle. An MQRFH2 that is not well formed is delivered as it was put."""
+def as_stored(gmo: Any, propctl: int, body: bytes) -> Delivered | None:
+    """The delivery of a message with properties (data ``body`` as stored) when MQGET's
+    options and ``propctl`` alone decide it (FORCE_MQRFH2, PROPCTL FORCE, V6COMPAT, ALL
+    without a handle): the data as stored, whatever its properties, none of them read; else
+    None (:func:`judge` must read them)."""
     handle = has_handle(gmo)
     where = delivery(gmo.Options, propctl, handle)
     if where in _AS_STORED and delivery(gmo.Options, propctl, handle, _A_JMS_NAME) is where:
-        # the options alone decide (FORCE_MQRFH2, PROPCTL FORCE, V6COMPAT, ALL without a
-        # handle): the data as stored, whatever its properties, so none is read (reading
-        # 200,000 of them took the queue manager seconds)
         return Delivered(b"", body)
+    return None
+
+
+def judge(options: int, handle: bool, propctl: int, md_bytes: bytes, body: bytes
+          ) -> Delivered:
+    """Where MQGET with MQGMO ``options`` (and a message handle given, ``handle``) puts the
+    properties of the message (MQMD ``md_bytes``, data ``body`` as stored), per
+    ``delivery``, reading them: touches nothing but its arguments, so that the queue
+    manager calls it with no lock held. ``into_handle`` tells the caller to return
+    ``MQGMO.MsgHandle`` as HANDED_OVER. An MQRFH2 that is not well formed is delivered as
+    it was put."""
     pset = PropertySet(validate=False)
     shape = shape_of(md_bytes)
     try:
         rest = take_properties(body, shape, pset)
     except MQMIError:
         return Delivered(b"", body)
-    where = delivery(gmo.Options, propctl, handle, (p.name for p in pset))
+    where = delivery(options, propctl, handle, (p.name for p in pset))
     if where is Delivery.RFH2 or where is Delivery.AS_PUT:
         return Delivered(b"", body)
     fields = (shape.Format, shape.Encoding, shape.CodedCharSetId)
     if where is Delivery.NONE:
         return Delivered(b"", rest, fields)
-    gmo.MsgHandle = HANDED_OVER
     prefix = give_properties(pset, b"", shape)
-    return Delivered(prefix, rest, (shape.Format, shape.Encoding, shape.CodedCharSetId))
+    return Delivered(prefix, rest, (shape.Format, shape.Encoding, shape.CodedCharSetId),
+                     into_handle=True)
+
+
+def deliver(gmo: Any, propctl: int, md_bytes: bytes, body: bytes) -> Delivered:
+    """Where MQGET puts the properties of the message (MQMD ``md_bytes``, data ``body`` as
+    stored): :func:`as_stored`, else :func:`judge`; ``gmo.MsgHandle`` becomes HANDED_OVER
+    when they go into the handle."""
+    handed = as_stored(gmo, propctl, body)
+    if handed is None:
+        handed = judge(gmo.Options, has_handle(gmo), propctl, md_bytes, body)
+        hand_over(gmo, handed)
+    return handed
+
+
+def hand_over(gmo: Any, handed: Delivered) -> None:
+    """``gmo.MsgHandle`` as MQGET returns it after ``handed``: HANDED_OVER when the
+    properties went into the handle."""
+    if handed.into_handle:
+        gmo.MsgHandle = HANDED_OVER
 
 
 def check_options(gmo: Any) -> None:
