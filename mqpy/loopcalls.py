@@ -24,6 +24,7 @@ import outcome
 import trio
 
 from mqpy import CMQC, waiting
+from mqpy.engine import propdelivery
 from mqpy.errors import MQMIError
 from mqpy.fap.mqicalls import AsyncMQIVerbs
 
@@ -277,8 +278,14 @@ class EngineVerbs(_Threaded):
         conn = self.conn
 
         async def attempt(waiter: waiting.Waiter | None) -> bytes:
-            return await engine_call(conn, self.limiter, conn.get, hobj, md, gmo, max_length,
-                                     waiter)
+            judged = None  # a message's properties are read on a worker thread, unlocked
+            while True:
+                try:
+                    return await engine_call(conn, self.limiter, conn.get_unread, hobj, md,
+                                             gmo, max_length, waiter, judged)
+                except propdelivery.Unread as unread:
+                    judged = await trio.to_thread.run_sync(unread.judge,
+                                                           limiter=self.limiter)
 
         if not gmo.Options & CMQC.MQGMO_WAIT:
             return await attempt(None)

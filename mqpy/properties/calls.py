@@ -19,6 +19,7 @@ Nothing here does I/O.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from mqpy import CMQC
@@ -36,6 +37,8 @@ __all__ = ["MessageHandle", "after_get", "disconnected", "get_with_handle", "han
 C = CMQC
 _HANDED_OVER = C.MQHM_UNUSABLE_HMSG  # mqpy.engine.propdelivery.HANDED_OVER
 _KEY = "_message_handles"
+#: the connections (QueueManager objects) of this process that have message handles
+_HOLDERS: weakref.WeakSet = weakref.WeakSet()
 
 
 def handle_table(qmgr: Any) -> MessageHandleTable:
@@ -43,7 +46,37 @@ def handle_table(qmgr: Any) -> MessageHandleTable:
     table = qmgr.__dict__.get(_KEY)
     if table is None:
         table = qmgr.__dict__[_KEY] = MessageHandleTable()
+        _HOLDERS.add(qmgr)
     return table
+
+
+def _table_of(conn: Any, hmsg: int) -> MessageHandleTable:
+    """The message handles ``conn`` names: a handle table, a connection (QueueManager), or,
+    as pymqi programs pass it, a connection's integer Hconn (``qmgr.get_handle()``): the
+    connected one of this process with that Hconn that holds ``hmsg`` (Hconns of two queue
+    managers may be equal); MQRC_HCONN_ERROR if none does."""
+    if isinstance(conn, MessageHandleTable):
+        return conn
+    if not isinstance(conn, int):
+        return handle_table(conn)
+    for qmgr in list(_HOLDERS):
+        table = qmgr.__dict__.get(_KEY)
+        if table is None or not qmgr.is_connected or qmgr.get_handle() != conn:
+            continue
+        try:
+            table.properties(hmsg)
+        except MQMIError:
+            continue
+        return table
+    raise MQMIError(C.MQCC_FAILED, C.MQRC_HCONN_ERROR)
+
+
+class _HandleProperties(Properties):
+    """pymqi's ``MessageHandle._Properties(conn_handle, msg_handle)``: the properties of
+    message handle ``hmsg`` of the connection ``conn`` (see :func:`_table_of`)."""
+
+    def __init__(self, conn: Any, hmsg: int, owner: Any = None) -> None:
+        super().__init__(_table_of(conn, hmsg), hmsg, owner)
 
 
 def _properties(qmgr: Any, hmsg: int) -> PropertySet:
@@ -66,7 +99,7 @@ class MessageHandle:
 
     #: pymqi's: the class of ``properties``, and the value buffer its ``get`` gives MQINQMP
     #: when none is named (set here, it applies to every handle's properties, as in pymqi)
-    _Properties = Properties
+    _Properties = _HandleProperties
     default_value_length = Properties.default_value_length
 
     def __init__(self, qmgr: Any = None, cmho: CMHO | None = None) -> None:
@@ -76,7 +109,7 @@ class MessageHandle:
         self.conn_handle = qmgr.get_handle() if qmgr.is_connected else C.MQHC_UNUSABLE_HCONN
         table = handle_table(qmgr)
         self.msg_handle = table.crtmh(CMHO() if cmho is None else cmho)
-        self.properties = Properties(table, self.msg_handle, owner=type(self))
+        self.properties = self._Properties(table, self.msg_handle, owner=type(self))
 
     def dlt(self, dmho: DMHO | None = None) -> None:
         """MQDLTMH."""

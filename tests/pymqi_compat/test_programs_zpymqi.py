@@ -168,10 +168,6 @@ def test_the_program_run_twice_resumes_its_durable_subscription(env, mode):
         _remove(env, name)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "pymqi's MessageHandle._Properties(conn_handle, msg_handle) takes the connection's "
-    "Hconn (an int); mqpy's takes its handle table: mqpy/properties/calls.py is to find "
-    "the connection of this process with that Hconn holding msg_handle"))
 def test_properties_read_through_pymqis_properties_class(env):
     """Given prop.py's read of a publication's properties through
     ``pymqi.MessageHandle._Properties(<the Hconn>, hMsg.msg_handle)`` (it passes

@@ -284,11 +284,6 @@ def test_a_message_got_as_stored_costs_the_queue_manager_no_property_reading(sit
     assert _stall_while(site, browse) < 1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the engine reads a got message's properties with its lock let go, but the daemon's "
-    "event loop runs the MQGET (mqpy/loopcalls.py EngineVerbs.get calls conn.get in the "
-    "loop): the reading holds every connection the loop serves; it belongs on a worker "
-    "thread (Connection.get_unread, propdelivery.Unread.judge)"))
 def test_a_message_with_200000_properties_does_not_stall_other_connections(site, qm):
     """Given the same message got with IBM's default (PROPCTL COMPAT, properties into no
     handle), when it is browsed, then another connection's MQPUTs to another queue go on
