@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -108,8 +109,9 @@ def run(count: int, repeat: int, profile: bool = False) -> dict:
         one_run(count)
         prof.disable()
         s = io.StringIO()
-        pstats.Stats(prof, stream=s).sort_stats(os.environ.get("PSORT", "tottime")).print_stats(int(os.environ.get("PN", "25")))
+        pstats.Stats(prof, stream=s).sort_stats("tottime").print_stats(25)
         mqpy.stop_embedded("PBENCH", data_path=root)
+        shutil.rmtree(root, ignore_errors=True)
         return {"profile": s.getvalue()}
     best: dict[str, float] = {}
     syncs = []
@@ -121,6 +123,7 @@ def run(count: int, repeat: int, profile: bool = False) -> dict:
             best[k] = min(best.get(k, v), v)
     stats = eng.data.log.stats
     mqpy.stop_embedded("PBENCH", data_path=root)
+    shutil.rmtree(root, ignore_errors=True)
     engine = sum(best[f"{p}_us"] for p in phases)
     return {"count": count, "repeat": repeat, "size": SIZE,
             **{k: round(v, 2) for k, v in best.items()},
