@@ -28,6 +28,13 @@ _DSYNC_WRITES = bool(_RWF_DSYNC) and os.environ.get("MQPY_LOG_DSYNC", "1") == "1
 _DIRECT = _DSYNC_WRITES and hasattr(os, "O_DIRECT") \
     and os.environ.get("MQPY_LOG_DIRECT", "1") == "1"
 _STAGE_SIZE = 256 * 1024
+#: The usual round (its block within one segment, whole pages, no write pending or unsynced,
+#: the segment's O_DIRECT descriptor open) is copied once, straight from the log buffer into
+#: the stage, and written by one call (GroupCommit._stage_round_locked, _write_staged); off:
+#: every round as _take_buffer_locked and _write_dsync do it (tests/engine/test_log_rounds_fast.py
+#: holds the two equal).
+_FAST_ROUNDS = _DIRECT and os.environ.get("MQPY_LOG_FAST_ROUNDS", "1") == "1"
+_ZEROS = memoryview(bytes(PAGE_SIZE))
 # The longest a round waits for the forcers of the round before (GroupCommit._hold), in mean
 # round times (write and sync), counted from the end of that round, and at most _HOLD_MAX
 # seconds ...
@@ -145,6 +152,7 @@ class GroupCommit:
         stage = self._stage
         if stage is None:
             stage = self._stage = mmap.mmap(-1, _STAGE_SIZE)  # (page-aligned)
+            self._stage_view = memoryview(stage)  # (_write_staged's)
         n = len(data)
         stage[:n] = data
         try:
@@ -157,6 +165,65 @@ class GroupCommit:
             # is written
             self._direct_ok = False
             return 0
+
+    def _stage_round_locked(self) -> tuple[int, int, int, int] | None:
+        """:meth:`_take_buffer_locked` and the copy :meth:`_write_direct` makes, fused for
+        the usual round (log lock and ``_io`` held): the buffer, after the part of its first
+        page written before and up to the end of its last page with zeros, copied once into
+        the stage. Returns (the LSN the buffer ends at, the segment, the offset in it, the
+        bytes to write), or None, nothing taken, for any other round."""
+        data = self._buf
+        head = self._page_head
+        start = self._buf_start
+        stage = self._stage
+        if not data or head is None or stage is None or self._pending or self._unsynced \
+                or not self._direct_ok:
+            return None
+        lh = len(head)
+        if lh != start % PAGE_SIZE:
+            return None
+        ld = len(data)
+        end = start + ld
+        total = lh + ld
+        n = total + (-end % PAGE_SIZE)
+        segno, off = divmod(start - lh, self.segment_size)
+        if n > _STAGE_SIZE or off + n > self.segment_size or segno not in self._direct \
+                or segno not in self._fds:
+            return None
+        stage[:lh] = head
+        stage[lh:total] = data
+        if n > total:
+            stage[total:n] = _ZEROS[:n - total]
+        self._buf = bytearray()
+        self._buf_start = self._written = end
+        cut = end % PAGE_SIZE  # (as _take_buffer_locked: the bytes of the last page so far)
+        self._page_head = data[ld - cut:] if cut <= ld else head + data
+        return end, segno, off, n
+
+    def _write_staged(self, segno: int, off: int, n: int) -> None:
+        """Write and sync (RWF_DSYNC) the ``n`` bytes :meth:`_stage_round_locked` staged, at
+        ``off`` of segment ``segno``; release ``_io`` (as :meth:`_write_dsync`, whose
+        failures these are)."""
+        try:
+            block = self._stage_view[:n]
+            try:
+                done = os.pwritev(self._direct[segno], (block,), off, _RWF_DSYNC)
+            except OSError as exc:
+                if exc.errno != errno.EINVAL:
+                    raise
+                self._direct_ok = False  # (as _write_direct: the page cache will do)
+                done = 0
+            if done < n:  # refused, or a short write: the rest through the page cache
+                fd = self._fds[segno]
+                while done < n:
+                    done += os.pwritev(fd, (block[done:],), off + done, _RWF_DSYNC)
+        except OSError as exc:
+            if exc.errno not in NO_SPACE or self._failed is not None:
+                raise self._failure(exc) from exc
+            self._pending = [(segno * self.segment_size + off, bytes(self._stage_view[:n]))]
+            raise LogNoSpace(self.directory, exc) from exc
+        finally:
+            self._io.release()
 
     def force(self, lsn: int | None = None) -> None:
         """Make the log durable up to ``lsn`` (default: everything appended)."""
@@ -257,11 +324,22 @@ class GroupCommit:
                         # an append's write-through failed meanwhile: what it took from the
                         # buffer is not in the file, so no round may say it is durable
                         raise self._failed
-                    end, job = self._take_buffer_locked()
                     self._io.acquire()
+                    try:
+                        staged = self._stage_round_locked() if _FAST_ROUNDS else None
+                        if staged is None:
+                            end, job = self._take_buffer_locked()
+                        else:
+                            end = staged[0]
+                    except BaseException:
+                        self._io.release()
+                        raise
                 began = perf_counter()
-                if _DSYNC_WRITES and job is not None and self._write_dsync(*job):
+                if staged is not None:
+                    self._write_staged(*staged[1:])
                     segs = ()  # written and synced by one call
+                elif _DSYNC_WRITES and job is not None and self._write_dsync(*job):
+                    segs = ()  # (as above)
                 else:
                     segs = self._write_out(job, take_unsynced=True)
                 # (a write-through before ours failed: it said so before it let _io go)

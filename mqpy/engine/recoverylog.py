@@ -105,6 +105,7 @@ class RecoveryLog(LogFiles, GroupCommit):
         self._direct: dict[int, int] = {}
         self._direct_ok = _DIRECT
         self._stage: mmap.mmap | None = None
+        self._stage_view: memoryview | None = None  # (of _stage, kept)
         self._unsynced: set[int] = set()
         # blocks (LSN, bytes) a write left unwritten for want of space, written first by the
         # next write (under _io)
@@ -333,4 +334,4 @@ class RecoveryLog(LogFiles, GroupCommit):
             self._drop_ahead()
             for segno in list(self._fds) + list(self._direct):
                 self._close_segment(segno)
-            self._stage = None  # (freed with its last view)
+            self._stage = self._stage_view = None  # (freed with its last view)
