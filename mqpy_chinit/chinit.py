@@ -170,6 +170,14 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         #: none while quiescing
         self.clients_served = 0
         self.no_clients = trio.Event()
+        #: channel definitions as the listeners last read them (``listener``): what a
+        #: connection is served by while the queue manager quiesces
+        self.definitions_seen: dict[str, dict[str, object]] = {}
+        #: run (in a worker thread) once no client is served while quiescing: runmqchi lets
+        #: go of its own connection, so that it goes on refusing new connections until its
+        #: queue manager has ended without holding that end; None: the channel initiator
+        #: ends once its clients have gone
+        self.on_quiescing: Callable[[], None] | None = None
         self.connect_mca = connect_mca or getattr(admin, "connect_as", None)
         #: MQIBindType=FASTPATH: the queue manager's client host (``clienthost.py``) that
         #: plain SVRCONN sockets are handed to, and that serves them; None: STANDARD
@@ -299,13 +307,21 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         """While quiescing: the channel initiator ends once no SVRCONN instance is served
         here, or once its queue manager has gone (no process holds it: endmqm -p) -- an
         immediate or final end ends the instances themselves (``svrconn.watch_qmgr_end``,
-        and runmqchi's signal)."""
+        and runmqchi's signal). With ``on_quiescing`` it lets go of its own connection
+        then, and its listeners go on refusing new connections, as the queue manager
+        refuses new MQCONNs, until the queue manager has ended (the connection let go of
+        only then: it keeps the queue manager's end behind the replies to its clients'
+        last calls)."""
         qmdir = os.path.dirname(self.cluster_cache) if self.cluster_cache else ""
         while self.clients_served > 0:
             with trio.move_on_after(QMGR_WATCH_POLL):
                 await self.no_clients.wait()
             if qmdir and not is_locked(qmdir):
                 break
+        if self.on_quiescing is not None and qmdir and is_locked(qmdir):
+            await trio.to_thread.run_sync(self.on_quiescing)
+            while is_locked(qmdir):
+                await trio.sleep(QMGR_WATCH_POLL)
         self._qmgr_gone = True
         assert self.nursery is not None
         self.nursery.cancel_scope.cancel()
