@@ -21,8 +21,9 @@ memory here; DISPLAY CHSTATUS reads them through :meth:`ChannelInitiator.status_
 A controlled end of its queue manager (endmqm -c, -w: its initiation-queue get, or another
 long-running task's call, fails MQRC_Q_MGR_QUIESCING) stands for STOP CHANNEL MODE(QUIESCE)
 on its client channels, as IBM's: the initiation queue, statistics, the repository manager
-and the message channels its partners started end (those it started end as their
-FAIL_IF_QUIESCING calls fail, or with it), new inbound connections are refused
+and the message channels its partners started end, those it started end as STOP CHINIT
+ends them (senders and servers at the end of their batch), new inbound connections are
+refused
 (``listener``), and the SVRCONN instances serving client applications go on until each has
 ended (its client disconnected, or the queue manager's final end ended it:
 ``svrconn.watch_qmgr_end``); then the channel initiator ends (:meth:`ChannelInitiator.qmgr_quiescing`). The queue manager's
@@ -282,8 +283,8 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
     def qmgr_quiescing(self) -> None:
         """A controlled end of the queue manager (IBM: client channels as STOP CHANNEL
         MODE(QUIESCE)): AMQ9542I, once; the initiation queue, statistics, the repository
-        manager and the message channels its partners started end (those it started itself
-        end as their FAIL_IF_QUIESCING calls fail, or with it); the SVRCONN instances go on,
+        manager and the message channels its partners started end, and those it started
+        itself (:meth:`_stop_started_channels`); the SVRCONN instances go on,
         new inbound connections are refused (``listener``), and the channel initiator ends
         once none is served (:meth:`_end_after_clients`)."""
         if self.quiescing or self.nursery is None:
@@ -294,7 +295,22 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         # their own (that one cancelled is a STOP CHANNEL, remembered STOPPED)
         for scope in [*self._qmgr_tasks, *self._inbound_channels]:
             scope.cancel()
+        self._stop_started_channels()
         self.nursery.start_soon(self._end_after_clients)
+
+    def _stop_started_channels(self) -> None:
+        """The channels it started end as IBM's channel initiator ends them with its queue
+        manager (STOP CHINIT): senders and servers as STOP CHANNEL MODE(QUIESCE)
+        STATUS(INACTIVE) -- the batch in progress completed with the partner, none begun
+        after it -- and the others (requesters) as MODE(FORCE), their partner's batch in
+        progress backed out here and resolved by the partner at its next start; one
+        RETRYING is left to the channel initiator's end (its state remembered)."""
+        for name in list(self.running):
+            status = self.statuses.get(name)
+            if status is None or name in self.retrying:
+                continue
+            mode = "FORCE" if status.chltype == "RQSTR" else "QUIESCE"
+            self.stop_channel(name, mode, "INACTIVE", chltype=status.chltype)
 
     def client_ended(self) -> None:
         """A SVRCONN instance served here has ended (``listener``)."""

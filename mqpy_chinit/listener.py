@@ -240,7 +240,10 @@ class Listener:
             return
         conv.authenticated()
         scope = trio.CancelScope()  # (a controlled end ends it: ``chinit.qmgr_quiescing``)
-        self._inbound_channels.add(scope)
+        if not (chltype == "SVR" and _from_requester(first)):
+            # (a server sending for its requester ends as the senders do, at the end of its
+            # batch: ``chinit._stop_started_channels``)
+            self._inbound_channels.add(scope)
         try:
             with scope:
                 await self._message_channel(name, definition, conv, first, stream, chltype,
@@ -253,8 +256,7 @@ class Listener:
                                stream: trio.abc.Stream, chltype: str, mca_user: str,
                                peer_host: str) -> None:
         """An admitted message channel its partner started, served to its end."""
-        from_requester = bool(first.cap_flags1 & CapFlags1.REQUEST_INITIATION) and \
-            not first.cap_flags1 & CapFlags1.MQREQUEST
+        from_requester = _from_requester(first)
         if chltype == "SVR" and from_requester:
             await self._serve_requester(name, definition, conv, first)
             return
@@ -323,6 +325,12 @@ class Listener:
         with trio.CancelScope(shield=True):
             await prefixed.stream.aclose()
         return True
+
+
+def _from_requester(first: InitialData) -> bool:
+    """Whether the channel start ``first`` is a requester's call (seed 000 9.26)."""
+    return bool(first.cap_flags1 & CapFlags1.REQUEST_INITIATION) and \
+        not first.cap_flags1 & CapFlags1.MQREQUEST
 
 
 class _Recording(tlsstream.Forwarding):
