@@ -20,7 +20,7 @@ from mqpy.fap import tls
 from mqpy.fap.initialdata import CapFlags1, InitialData
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import Event, SegmentType
-from mqpy_chinit import handoff, svrconn, tlsstream
+from mqpy_chinit import handoff, lsrcontrol, svrconn, tlsstream
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import CONFIRM_TIMEOUT, peer_address
 from mqpy_chinit.responder import not_enabled
@@ -210,6 +210,9 @@ class Listener:
             with trio.CancelScope(shield=True):
                 await conv.close(refusal.status)
             return
+        # a runmqlsr's STOPPED mark confirmed (a START it missed enables it:
+        # ``lsrcontrol.confirm_stopped``) before it refuses a partner for it
+        await lsrcontrol.confirm_stopped(self, name)
         if chltype == "SVRCONN" and self.svrconn_handler is not None:
             stopped = self.statuses.get(name)
             if stopped is not None and stopped.state is ChannelState.STOPPED:
