@@ -46,6 +46,7 @@ from mqpy import CMQC, config
 from mqpy.admission import Admissions, LogLimiter
 from mqpy.channelcommands import INITQ
 from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
+from mqpy.errors import MQMIError
 from mqpy.fap.initialdata import InitialData
 from mqpy.localqmgrs import is_locked
 from mqpy.trace import TRACER
@@ -121,7 +122,7 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         self._refusals: dict[str, LogLimiter] = collections.defaultdict(LogLimiter)
         self.max_active = limits.max_active_channels
         self.qmgr_name = qmgr_name
-        self.connect_qm = connect_qm
+        self.connect_qm = functools.partial(self._connect_unless_quiescing, connect_qm)
         self.admin = admin
         #: the key of the channel commands carried out (``InitiationQueue._command``)
         self.command_key = command_key
@@ -187,6 +188,15 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
             qmdir = os.path.dirname(cluster_cache) if cluster_cache else \
                 config.qmgr_dir(qmgr_name)
             self.fastpath = os.path.join(qmdir, handoff.SOCKET_NAME)
+
+    def _connect_unless_quiescing(self, connect_qm: QmFactory) -> Any:
+        """A further MQCONN of the channel initiator's own (a channel's, a state write's):
+        refused here, MQRC_Q_MGR_QUIESCING, once its queue manager quiesces, as the queue
+        manager would refuse it -- a connection it refuses is not left for the controlled
+        end to wait for."""
+        if self.quiescing:
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_QUIESCING)
+        return connect_qm()
 
     def _log(self, msgid: str, text: str) -> None:
         self.log(msgid, text)

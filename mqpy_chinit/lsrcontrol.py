@@ -49,7 +49,7 @@ import trio
 import mqpy
 from mqpy import syncrecord
 from mqpy.bindings import bind_address
-from mqpy_chinit import handoff
+from mqpy_chinit import handoff, svrconn
 from mqpy_chinit.mca import mqi
 from mqpy_chinit.states import ChannelEvent, ChannelState
 
@@ -128,8 +128,8 @@ async def confirm_stopped(chinit: Any, name: str) -> bool:
     status = chinit.statuses.get(name)
     if status is None or status.state is not ChannelState.STOPPED:
         return False
-    if chinit.remembers_states or name in chinit.running:
-        return True
+    if chinit.remembers_states or name in chinit.running or svrconn.quiescing(chinit):
+        return True  # (while the queue manager quiesces it takes no new connection)
     try:
         qm = await mqi(chinit.connect_qm)
         try:
