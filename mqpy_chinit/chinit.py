@@ -50,7 +50,7 @@ from mqpy.errors import MQMIError
 from mqpy.fap.initialdata import InitialData
 from mqpy.localqmgrs import is_locked
 from mqpy.trace import TRACER
-from mqpy_chinit import handoff
+from mqpy_chinit import handoff, svrconn
 from mqpy_chinit.access import ChannelAccess
 from mqpy_chinit.caller import CallingChannels, RetryWait
 from mqpy_chinit.channelstatistics import ChannelStatistics
@@ -194,7 +194,7 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         refused here, MQRC_Q_MGR_QUIESCING, once its queue manager quiesces, as the queue
         manager would refuse it -- a connection it refuses is not left for the controlled
         end to wait for."""
-        if self.quiescing:
+        if svrconn.quiescing(self):
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_QUIESCING)
         return connect_qm()
 
@@ -303,10 +303,19 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         self._log_ending(CMQC.MQRC_Q_MGR_QUIESCING)
         # ended as the channel initiator's end ends them: by a scope around each, never
         # their own (that one cancelled is a STOP CHANNEL, remembered STOPPED)
-        for scope in [*self._qmgr_tasks, *self._inbound_channels]:
+        for scope in self._qmgr_tasks:
+            scope.cancel()
+        self.end_message_channels()
+        self.nursery.start_soon(self._end_after_clients)
+
+    def end_message_channels(self) -> None:
+        """A controlled end of the queue manager (its channel initiator's, or a runmqlsr's
+        as the daemon's word says): the message channels its partners started end (a
+        receiver's batch in progress backed out, resolved by its sender), and those it runs
+        as :meth:`_stop_started_channels` ends them."""
+        for scope in list(self._inbound_channels):
             scope.cancel()
         self._stop_started_channels()
-        self.nursery.start_soon(self._end_after_clients)
 
     def _stop_started_channels(self) -> None:
         """The channels it started end as IBM's channel initiator ends them with its queue

@@ -136,7 +136,7 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
                                   command_key=command_key(config.qmgr_dir(name, data_path)))
         chinit.svrconn_handler = svrconn.serve_client
         qmdir = config.qmgr_dir(name, data_path)
-        let_go = functools.partial(_let_go, admin)
+        let_go = functools.partial(_let_go, chinit, admin)
         if serve_initq:  # the channel initiator asks the runmqlsr processes (``lsrcontrol``)
             chinit.serves_listeners = qmdir
             chinit.on_quiescing = let_go
@@ -186,11 +186,14 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
         sys.exit(20)
 
 
-def _let_go(admin: ReattachingAdmin) -> None:
-    """The queue manager quiesces (or ends): the process's own connection let go of, so
-    that runmqchi or runmqlsr holds no controlled end (its next question reattaches; a
-    connection that arrives meanwhile is served by the definitions its listener read
-    before, ``listener``: refused as the queue manager refuses an MQCONN)."""
+def _let_go(chinit: ChannelInitiator, admin: ReattachingAdmin) -> None:
+    """The queue manager quiesces (or ends), in a worker thread: the process's own
+    connection let go of, so that runmqchi or runmqlsr holds no controlled end (its next
+    question reattaches; a connection that arrives meanwhile is served by the definitions
+    its listener read before, ``listener``: refused as the queue manager refuses an MQCONN);
+    a runmqlsr's message channels end too, as runmqchi's do as it quiesces."""
+    if chinit.serves_listeners is None:  # a runmqlsr
+        trio.from_thread.run_sync(chinit.end_message_channels)
     admin.release()
 
 
