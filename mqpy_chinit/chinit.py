@@ -22,12 +22,14 @@ A controlled end of its queue manager (endmqm -c, -w: its initiation-queue get, 
 long-running task's call, fails MQRC_Q_MGR_QUIESCING) stands for STOP CHANNEL MODE(QUIESCE)
 on its client channels, as IBM's: the initiation queue, statistics, the repository manager
 and the message channels its partners started end, those it started end as STOP CHINIT
-ends them (senders and servers at the end of their batch), new inbound connections are
-refused
-(``listener``), and the SVRCONN instances serving client applications go on until each has
-ended (its client disconnected, or the queue manager's final end ended it:
-``svrconn.watch_qmgr_end``); then the channel initiator ends (:meth:`ChannelInitiator.qmgr_quiescing`). The queue manager's
-controlled end waits for those clients, whose MQI connections are this process's.
+ends them (senders and servers at the end of their batch, requesters at once), it makes no
+MQCONN of its own any more, a new client's MQCONN is refused MQRC_Q_MGR_QUIESCING and a new
+message channel at once (``listener``), and the SVRCONN instances serving client
+applications go on until each has ended (its client disconnected, or the queue manager's
+final end ended it: ``svrconn.watch_qmgr_end``). The queue manager's controlled end waits
+for those clients, whose MQI connections are this process's; then runmqchi lets go of its
+own connection and goes on refusing new connections until the queue manager has ended
+(:meth:`ChannelInitiator.qmgr_quiescing`).
 """
 
 from __future__ import annotations
