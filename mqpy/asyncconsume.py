@@ -17,7 +17,8 @@ stops first). STOP, SUSPEND and MQDISC wake a dispatcher waiting for a message
 current callback has returned, as IBM's, not at the end of the dispatcher's wait. The
 callbacks themselves may call anything, MQCMIT of a consumer's syncpoint get included.
 The event handler is told (MQCBCT_EVENT_CALL) of a queue manager quiescing
-(MQRC_CONNECTION_QUIESCING), of a broken connection (MQRC_CONNECTION_BROKEN, consumption
+(MQRC_CONNECTION_QUIESCING: by a consumer's get, or with none getting by the queue manager's
+state, :meth:`Consumers._quiescing_untold`), of a broken connection (MQRC_CONNECTION_BROKEN, consumption
 then stopped) and, on a client connection that reconnects, of its reconnection
 (MQRC_RECONNECTING, then MQRC_RECONNECTED or MQRC_RECONNECT_FAILED, consumption then
 stopped); a consumer whose WaitInterval passes with no message is called with
@@ -33,6 +34,8 @@ syncpoint is gone, as after any call of it.
 
 from __future__ import annotations
 
+import os
+import socket
 import sys
 import threading
 import time
@@ -42,7 +45,7 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQC
+from mqpy import CMQC, config, qmstatus
 from mqpy.errors import MQMIError
 from mqpy.properties.calls import handle_getter, wants_handle
 from mqpy.structs.tables import GMO, MD, OD
@@ -432,16 +435,20 @@ class Consumers:
         with self.lock:
             if self.stop_asked:
                 return False
-            if self.state == SUSPENDED:
-                self.changed.wait(WAIT_SLICE_MS / 1000)
-                return True
-            active = [c for c in self.consumers.values() if not c.suspended]
+            active = [c for c in self.consumers.values() if not c.suspended] \
+                if self.state != SUSPENDED else []
             if not active:
-                if self.thread is None:  # MQOP_START_WAIT: returns (an implicit STOP)
+                if self.state != SUSPENDED and self.thread is None:
+                    # MQOP_START_WAIT: returns (an implicit STOP)
                     self.wait_reason = CMQC.MQRC_NO_CALLBACKS_ACTIVE
                     return False
-                self.changed.wait(WAIT_SLICE_MS / 1000)
-                return True
+                tell = self._quiescing_untold()
+                if not tell:
+                    self.changed.wait(WAIT_SLICE_MS / 1000)
+        if not active:
+            if tell:  # (the lock let go: the handler may call MQCTL from another thread)
+                self._event(CMQC.MQRC_CONNECTION_QUIESCING, _WARNING)
+            return True
         slice_ms = max(1, WAIT_SLICE_MS // len(active))
         for consumer in active:
             for _ in range(BURST):  # the messages there, then the next consumer
@@ -489,6 +496,48 @@ class Consumers:
         """``get(hobj, md, gmo, max_length)``, made to fill the MQGMO's message handle with
         the properties when it has one."""
         return handle_getter(self.qm, get) if wants_handle(gmo) else get
+
+    def _quiescing_untold(self) -> bool:
+        """With no consumer getting (none active, or the connection suspended), whether the
+        event handler is now to be told of a controlled end all the same (once, within a
+        slice of its beginning): the engine's state on a connection in this process, the
+        queue manager's recorded state (``qm.status``, ``mqpy.qmstatus``) over bindings. A
+        client connection is told by its channel (SOCKET_ACTION QM_QUIESCE:
+        ``mqpy.client``)."""
+        if self.quiescing_told or self.event_handler is None:
+            return False
+        conn = self.qm.__dict__.get("_conn")
+        engine = getattr(conn, "engine", None)
+        if engine is not None:
+            quiescing = bool(engine.quiescing)
+        else:
+            qmdir = self._qmdir(conn)
+            quiescing = qmdir is not None and qmstatus.quiescing(qmdir)
+        if quiescing:
+            self.quiescing_told = True
+        return quiescing
+
+    def _qmdir(self, conn: Any) -> str | None:
+        """The directory of the queue manager a bindings connection ``conn`` is to (where
+        its socket is, else where the data path says); None for any other connection."""
+        qmdir = self.__dict__.get("_bindings_qmdir", False)
+        if qmdir is not False:
+            return qmdir
+        sock = getattr(conn, "_sock", None)
+        qmdir = None
+        if sock is not None and not hasattr(conn, "event_handler") \
+                and sock.family == socket.AF_UNIX:
+            try:
+                path = sock.getpeername()
+            except OSError:
+                path = ""
+            if isinstance(path, str) and path.startswith("/") \
+                    and not path.startswith("/proc/"):
+                qmdir = os.path.dirname(path)
+            else:  # (bound through /proc/self/fd: a path too long for the socket address)
+                qmdir = config.qmgr_dir(str(getattr(conn, "qmgr_name", "")).strip())
+        self._bindings_qmdir = qmdir
+        return qmdir
 
     def _still_started(self) -> bool:
         return not self.stop_asked and self.state == STARTED

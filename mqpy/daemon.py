@@ -78,6 +78,7 @@ from mqpy.qmstatus import (
     CLIENTS_END_FILE,
     CLIENTS_FILE,
     END_RECONNECT_FILE,
+    QUIESCING,
     describe_status,
     read_flag,
     read_status,
@@ -264,7 +265,7 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
                      log if qmini.channel_limits.fastpath else None,
                      peer_limits=qmini.channel_limits.peer)
     finally:
-        write_status(qmdir, "Quiescing" if end == "controlled" else "Ending immediately")
+        write_status(qmdir, QUIESCING if end == "controlled" else "Ending immediately")
         inprocess.stop(name, root)
         log.write(amqmsgs.AMQ8004)
         write_status(qmdir, {"controlled": "Ended normally",
@@ -352,7 +353,7 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
                             # quiesces, tells its clients what it says
                             reconnect = _clients_quiescing(qmdir)
                             eng.quiesce()
-                            write_status(qmdir, "Quiescing")
+                            write_status(qmdir, QUIESCING)
                             if host is not None:
                                 host.qmgr_quiescing(reconnect)
                             # services end as the end begins: a connected one (a trigger

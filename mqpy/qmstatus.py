@@ -11,6 +11,12 @@ from mqpy import filemodes
 STATUS_FILE = "qm.status"
 
 
+#: the state a controlled end (endmqm -c, -w) records as it begins, until the queue manager
+#: has ended (dspmq's "Quiescing"); a bindings application's event handler is told of it
+#: (``mqpy.asyncconsume``)
+QUIESCING = "Quiescing"
+
+
 def write_status(qmdir: str, status: str) -> None:
     """Record the queue manager's state for dspmq (atomic replace; not fsynced)."""
     tmp = os.path.join(qmdir, STATUS_FILE + ".tmp")
@@ -28,6 +34,12 @@ def read_status(qmdir: str) -> str | None:
             return f.read().strip() or None
     except OSError:
         return None
+
+
+def quiescing(qmdir: str) -> bool:
+    """Whether the queue manager whose directory is ``qmdir`` records a controlled end
+    begun (False when its status cannot be read)."""
+    return read_status(qmdir) == QUIESCING
 
 
 def describe_status(returncode: int) -> str:

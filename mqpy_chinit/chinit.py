@@ -21,12 +21,15 @@ memory here; DISPLAY CHSTATUS reads them through :meth:`ChannelInitiator.status_
 A controlled end of its queue manager (endmqm -c, -w: its initiation-queue get, or another
 long-running task's call, fails MQRC_Q_MGR_QUIESCING) stands for STOP CHANNEL MODE(QUIESCE)
 on its client channels, as IBM's: the initiation queue, statistics, the repository manager
-and the message channels its partners started end (those it started end as their
-FAIL_IF_QUIESCING calls fail, or with it), new inbound connections are refused
-(``listener``), and the SVRCONN instances serving client applications go on until each has
-ended (its client disconnected, or the queue manager's final end ended it:
-``svrconn.watch_qmgr_end``); then the channel initiator ends (:meth:`ChannelInitiator.qmgr_quiescing`). The queue manager's
-controlled end waits for those clients, whose MQI connections are this process's.
+and the message channels its partners started end, those it started end as STOP CHINIT
+ends them (senders and servers at the end of their batch, requesters at once), it makes no
+MQCONN of its own any more, a new client's MQCONN is refused MQRC_Q_MGR_QUIESCING and a new
+message channel at once (``listener``), and the SVRCONN instances serving client
+applications go on until each has ended (its client disconnected, or the queue manager's
+final end ended it: ``svrconn.watch_qmgr_end``). The queue manager's controlled end waits
+for those clients, whose MQI connections are this process's; then runmqchi lets go of its
+own connection and goes on refusing new connections until the queue manager has ended
+(:meth:`ChannelInitiator.qmgr_quiescing`).
 """
 
 from __future__ import annotations
@@ -45,10 +48,11 @@ from mqpy import CMQC, config
 from mqpy.admission import Admissions, LogLimiter
 from mqpy.channelcommands import INITQ
 from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
+from mqpy.errors import MQMIError
 from mqpy.fap.initialdata import InitialData
 from mqpy.localqmgrs import is_locked
 from mqpy.trace import TRACER
-from mqpy_chinit import handoff
+from mqpy_chinit import handoff, svrconn
 from mqpy_chinit.access import ChannelAccess
 from mqpy_chinit.caller import CallingChannels, RetryWait
 from mqpy_chinit.channelstatistics import ChannelStatistics
@@ -120,7 +124,7 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         self._refusals: dict[str, LogLimiter] = collections.defaultdict(LogLimiter)
         self.max_active = limits.max_active_channels
         self.qmgr_name = qmgr_name
-        self.connect_qm = connect_qm
+        self.connect_qm = functools.partial(self._connect_unless_quiescing, connect_qm)
         self.admin = admin
         #: the key of the channel commands carried out (``InitiationQueue._command``)
         self.command_key = command_key
@@ -170,6 +174,14 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         #: none while quiescing
         self.clients_served = 0
         self.no_clients = trio.Event()
+        #: channel definitions as the listeners last read them (``listener``): what a
+        #: connection is served by while the queue manager quiesces
+        self.definitions_seen: dict[str, dict[str, object]] = {}
+        #: run (in a worker thread) once no client is served while quiescing: runmqchi lets
+        #: go of its own connection, so that it goes on refusing new connections until its
+        #: queue manager has ended without holding that end; None: the channel initiator
+        #: ends once its clients have gone
+        self.on_quiescing: Callable[[], None] | None = None
         self.connect_mca = connect_mca or getattr(admin, "connect_as", None)
         #: MQIBindType=FASTPATH: the queue manager's client host (``clienthost.py``) that
         #: plain SVRCONN sockets are handed to, and that serves them; None: STANDARD
@@ -178,6 +190,15 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
             qmdir = os.path.dirname(cluster_cache) if cluster_cache else \
                 config.qmgr_dir(qmgr_name)
             self.fastpath = os.path.join(qmdir, handoff.SOCKET_NAME)
+
+    def _connect_unless_quiescing(self, connect_qm: QmFactory) -> Any:
+        """A further MQCONN of the channel initiator's own (a channel's, a state write's):
+        refused here, MQRC_Q_MGR_QUIESCING, once its queue manager quiesces, as the queue
+        manager would refuse it -- a connection it refuses is not left for the controlled
+        end to wait for."""
+        if svrconn.quiescing(self):
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_QUIESCING)
+        return connect_qm()
 
     def _log(self, msgid: str, text: str) -> None:
         self.log(msgid, text)
@@ -274,8 +295,8 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
     def qmgr_quiescing(self) -> None:
         """A controlled end of the queue manager (IBM: client channels as STOP CHANNEL
         MODE(QUIESCE)): AMQ9542I, once; the initiation queue, statistics, the repository
-        manager and the message channels its partners started end (those it started itself
-        end as their FAIL_IF_QUIESCING calls fail, or with it); the SVRCONN instances go on,
+        manager and the message channels its partners started end, and those it started
+        itself (:meth:`_stop_started_channels`); the SVRCONN instances go on,
         new inbound connections are refused (``listener``), and the channel initiator ends
         once none is served (:meth:`_end_after_clients`)."""
         if self.quiescing or self.nursery is None:
@@ -284,9 +305,33 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         self._log_ending(CMQC.MQRC_Q_MGR_QUIESCING)
         # ended as the channel initiator's end ends them: by a scope around each, never
         # their own (that one cancelled is a STOP CHANNEL, remembered STOPPED)
-        for scope in [*self._qmgr_tasks, *self._inbound_channels]:
+        for scope in self._qmgr_tasks:
             scope.cancel()
+        self.end_message_channels()
         self.nursery.start_soon(self._end_after_clients)
+
+    def end_message_channels(self) -> None:
+        """A controlled end of the queue manager (its channel initiator's, or a runmqlsr's
+        as the daemon's word says): the message channels its partners started end (a
+        receiver's batch in progress backed out, resolved by its sender), and those it runs
+        as :meth:`_stop_started_channels` ends them."""
+        for scope in list(self._inbound_channels):
+            scope.cancel()
+        self._stop_started_channels()
+
+    def _stop_started_channels(self) -> None:
+        """The channels it started end as IBM's channel initiator ends them with its queue
+        manager (STOP CHINIT): senders and servers as STOP CHANNEL MODE(QUIESCE)
+        STATUS(INACTIVE) -- the batch in progress completed with the partner, none begun
+        after it -- and the others (requesters) as MODE(FORCE), their partner's batch in
+        progress backed out here and resolved by the partner at its next start; one
+        RETRYING is left to the channel initiator's end (its state remembered)."""
+        for name in list(self.running):
+            status = self.statuses.get(name)
+            if status is None or name in self.retrying:
+                continue
+            mode = "FORCE" if status.chltype == "RQSTR" else "QUIESCE"
+            self.stop_channel(name, mode, "INACTIVE", chltype=status.chltype)
 
     def client_ended(self) -> None:
         """A SVRCONN instance served here has ended (``listener``)."""
@@ -299,13 +344,21 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         """While quiescing: the channel initiator ends once no SVRCONN instance is served
         here, or once its queue manager has gone (no process holds it: endmqm -p) -- an
         immediate or final end ends the instances themselves (``svrconn.watch_qmgr_end``,
-        and runmqchi's signal)."""
+        and runmqchi's signal). With ``on_quiescing`` it lets go of its own connection
+        then, and its listeners go on refusing new connections, as the queue manager
+        refuses new MQCONNs, until the queue manager has ended (the connection let go of
+        only then: it keeps the queue manager's end behind the replies to its clients'
+        last calls)."""
         qmdir = os.path.dirname(self.cluster_cache) if self.cluster_cache else ""
         while self.clients_served > 0:
             with trio.move_on_after(QMGR_WATCH_POLL):
                 await self.no_clients.wait()
             if qmdir and not is_locked(qmdir):
                 break
+        if self.on_quiescing is not None and qmdir and is_locked(qmdir):
+            await trio.to_thread.run_sync(self.on_quiescing)
+            while is_locked(qmdir):
+                await trio.sleep(QMGR_WATCH_POLL)
         self._qmgr_gone = True
         assert self.nursery is not None
         self.nursery.cancel_scope.cancel()

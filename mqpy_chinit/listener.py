@@ -20,7 +20,7 @@ from mqpy.fap import tls
 from mqpy.fap.initialdata import CapFlags1, InitialData
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import Event, SegmentType
-from mqpy_chinit import handoff, tlsstream
+from mqpy_chinit import handoff, lsrcontrol, svrconn, tlsstream
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import CONFIRM_TIMEOUT, peer_address
 from mqpy_chinit.responder import not_enabled
@@ -145,7 +145,9 @@ class Listener:
                                admitted: Callable[[], None]) -> None:
         """:meth:`_inbound` from the connection's admission to the listener's count on:
         ``admitted()`` once the channel is admitted."""
-        if not await self.access.address_allowed(peer_host):
+        # (while the queue manager quiesces BLOCKADDR cannot be asked: a connection is then
+        # refused whatever its address, a client's at its MQCONN, a channel's at once)
+        if not svrconn.quiescing(self) and not await self.access.address_allowed(peer_host):
             with trio.CancelScope(shield=True):
                 await stream.aclose()  # BLOCKADDR: not a byte read, not a byte answered
             return
@@ -173,15 +175,22 @@ class Listener:
                 await conv.close(StatusCode.PROTOCOL_SEGMENT_TYPE)
             return
         name = first.channel_name.strip()
-        if self.quiescing:
-            # a controlled end: no new channel, as the queue manager takes no new MQCONN
-            # (the client's MQCONN fails MQRC_Q_MGR_NOT_AVAILABLE; a sender logs AMQ9228E)
-            self.log("AMQ9999W", f"Channel '{name}' from {peer_host} was refused: queue "
-                     f"manager {self.qmgr_name} is quiescing.")
-            with trio.CancelScope(shield=True):
-                await conv.close(StatusCode.QM_TERMINATING)
-            return
-        definition = await trio.to_thread.run_sync(self.admin.channel, name)
+        if svrconn.quiescing(self):
+            # a controlled end: no new message channel (a sender logs AMQ9228E); a client
+            # channel is served as far as its MQCONN, which fails as the queue manager's
+            # does, MQRC_Q_MGR_QUIESCING (``svrconn``; FASTPATH: the client host's)
+            definition = await self._definition_quiescing(name, first)
+            if definition is None or self.svrconn_handler is None \
+                    or D.str_attr(definition, "CHLTYPE") != "SVRCONN":
+                self.log("AMQ9999W", f"Channel '{name}' from {peer_host} was refused: "
+                         f"queue manager {self.qmgr_name} is quiescing.")
+                with trio.CancelScope(shield=True):
+                    await conv.close(StatusCode.QM_TERMINATING)
+                return
+        else:
+            definition = await trio.to_thread.run_sync(self.admin.channel, name)
+            if definition is not None:
+                self.definitions_seen[name] = definition
         if definition is None and not await trio.to_thread.run_sync(self._chad_enabled):
             # before CHLAUTH, which has no channel to judge: the partner learns it
             # (STATUS NO_CHANNEL: a client's MQCONN fails MQRC_UNKNOWN_CHANNEL_NAME, 2540;
@@ -201,6 +210,9 @@ class Listener:
             with trio.CancelScope(shield=True):
                 await conv.close(refusal.status)
             return
+        # a runmqlsr's STOPPED mark confirmed (a START it missed enables it:
+        # ``lsrcontrol.confirm_stopped``) before it refuses a partner for it
+        await lsrcontrol.confirm_stopped(self, name)
         if chltype == "SVRCONN" and self.svrconn_handler is not None:
             stopped = self.statuses.get(name)
             if stopped is not None and stopped.state is ChannelState.STOPPED:
@@ -231,7 +243,10 @@ class Listener:
             return
         conv.authenticated()
         scope = trio.CancelScope()  # (a controlled end ends it: ``chinit.qmgr_quiescing``)
-        self._inbound_channels.add(scope)
+        if not (chltype == "SVR" and _from_requester(first)):
+            # (a server sending for its requester ends as the senders do, at the end of its
+            # batch: ``chinit._stop_started_channels``)
+            self._inbound_channels.add(scope)
         try:
             with scope:
                 await self._message_channel(name, definition, conv, first, stream, chltype,
@@ -244,8 +259,7 @@ class Listener:
                                stream: trio.abc.Stream, chltype: str, mca_user: str,
                                peer_host: str) -> None:
         """An admitted message channel its partner started, served to its end."""
-        from_requester = bool(first.cap_flags1 & CapFlags1.REQUEST_INITIATION) and \
-            not first.cap_flags1 & CapFlags1.MQREQUEST
+        from_requester = _from_requester(first)
         if chltype == "SVR" and from_requester:
             await self._serve_requester(name, definition, conv, first)
             return
@@ -263,6 +277,19 @@ class Listener:
                      err or f"Channel '{name}' is starting.")
             return
         await self._receive(stream, conv, first, chltype, mca_user)
+
+    async def _definition_quiescing(self, name: str, first: InitialData
+                                    ) -> dict[str, object] | None:
+        """Channel ``name``'s definition while the queue manager quiesces, when it cannot be
+        asked (the command server ends, the channel initiator lets go of its connection):
+        as the listener last read it, else, for a client (its INITIAL_DATA says MQREQUEST),
+        a SVRCONN's defaults, whose MQCONN is refused; None when not known."""
+        seen = self.definitions_seen.get(name)
+        if seen is not None:
+            return seen
+        if first.cap_flags1 & CapFlags1.MQREQUEST:
+            return {"CHANNEL": name, "CHLTYPE": "SVRCONN"}
+        return None
 
     async def _first_flow(self, conv: Conversation, stream: trio.abc.Stream,
                           peer_host: str) -> Event | None:
@@ -301,6 +328,12 @@ class Listener:
         with trio.CancelScope(shield=True):
             await prefixed.stream.aclose()
         return True
+
+
+def _from_requester(first: InitialData) -> bool:
+    """Whether the channel start ``first`` is a requester's call (seed 000 9.26)."""
+    return bool(first.cap_flags1 & CapFlags1.REQUEST_INITIATION) and \
+        not first.cap_flags1 & CapFlags1.MQREQUEST
 
 
 class _Recording(tlsstream.Forwarding):

@@ -30,7 +30,9 @@ run in the runmqlsr, so MODE, STATUS(INACTIVE|STOPPED), QMNAME and CONNAME mean 
 they mean in the channel initiator, and a STOPPED mark refuses the partner's next start there
 too until START CHANNEL (forwarded as START) enables the channel again. The channel initiator
 alone writes the states that outlive a restart (``statestore``); a runmqlsr reads the STOPPED
-ones as it starts. RESET and RESOLVE CHANNEL need nothing from a runmqlsr: the sync records
+ones as it starts, and reads a channel's again before it refuses a partner for its mark
+(:func:`confirm_stopped`), so that a START it missed does not leave the channel STOPPED
+there. RESET and RESOLVE CHANNEL need nothing from a runmqlsr: the sync records
 and in-doubt units of work they act on are the queue manager's.
 """
 
@@ -44,12 +46,15 @@ from typing import Any
 
 import trio
 
+import mqpy
+from mqpy import syncrecord
 from mqpy.bindings import bind_address
-from mqpy_chinit import handoff
+from mqpy_chinit import handoff, svrconn
+from mqpy_chinit.mca import mqi
 from mqpy_chinit.states import ChannelEvent, ChannelState
 
 __all__ = ["ASK_TIMEOUT", "MAX_COMMANDS", "PREFIX", "READ_TIMEOUT", "SUFFIX", "ask_listeners",
-           "command", "merged_status", "merged_stop", "registered", "serve", "socket_path"]
+           "command", "confirm_stopped", "merged_status", "merged_stop", "registered", "serve", "socket_path"]
 
 PREFIX = "runmqlsr."
 SUFFIX = ".sock"
@@ -111,6 +116,35 @@ def command(chinit: Any, request: dict[str, Any]) -> Reply:
         return {"ok": True, "message": ""}
     return {"ok": False, "message": f"AMQ8405E: unknown channel command {verb!r} for a "
                                     f"listener"}
+
+
+async def confirm_stopped(chinit: Any, name: str) -> bool:
+    """A runmqlsr about to refuse a partner of channel ``name`` for its STOPPED mark: whether
+    the channel is still STOPPED, as the queue manager remembers it. A START CHANNEL this
+    runmqlsr missed (hung, unreachable, or not yet listening on its socket when it came)
+    has made the channel initiator forget the state: the mark is then enabled here, logged,
+    and the partner served. The channel initiator's own mark, and a queue manager that
+    cannot be asked, leave it STOPPED."""
+    status = chinit.statuses.get(name)
+    if status is None or status.state is not ChannelState.STOPPED:
+        return False
+    if chinit.remembers_states or name in chinit.running or svrconn.quiescing(chinit):
+        return True  # (while the queue manager quiesces it takes no new connection)
+    try:
+        qm = await mqi(chinit.connect_qm)
+        try:
+            states = await mqi(syncrecord.read_states, qm)
+        finally:
+            await mqi(qm.disconnect)
+    except mqpy.MQMIError:
+        return True
+    if states.get(name) == "STOPPED" or chinit.statuses.get(name) is not status \
+            or status.state is not ChannelState.STOPPED:
+        return status.state is ChannelState.STOPPED
+    status.move(ChannelEvent.ENABLED)
+    chinit.log("AMQ9999W", f"Channel '{name}' is no longer STOPPED here: a START CHANNEL "
+               f"this listener missed had enabled it.")
+    return False
 
 
 # ------------------------------------------------------- the channel initiator's side (pure)

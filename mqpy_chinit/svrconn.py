@@ -114,6 +114,7 @@ from mqpy_chinit.svrconn_relay import RELAYED, RelayedCalls
 from mqpy_chinit.svrconn_sockact import ConvIds, SocketActions
 
 __all__ = ["SvrconnInstance", "SvrconnStatus", "instances", "qmgr_ending", "qmgr_quiescing",
+           "quiescing",
            "serve_client", "stop_instances", "watch_from_the_start", "watch_qmgr_end"]
 
 #: STOP CHANNEL MODE(QUIESCE) waits this long at most for an instance's MQI call in progress
@@ -234,6 +235,15 @@ def qmgr_quiescing(chinit: Any, reconnect: bool) -> int:
     for instance in chosen:
         instance.qmgr_quiescing(reconnect)
     return len(chosen)
+
+
+def quiescing(chinit: Any) -> bool:
+    """Whether the queue manager of ``chinit`` quiesces, as its SVRCONN instances were told
+    (:func:`qmgr_quiescing`) or its own long-running tasks found out
+    (``ChannelInitiator.quiescing``): a new conversation's MQCONN is then refused as the
+    queue manager refuses one, MQRC_Q_MGR_QUIESCING."""
+    return bool(getattr(chinit, "quiescing", False)) \
+        or _registry(chinit).quiescing is not None
 
 
 def watch_from_the_start(nursery: trio.Nursery, chinit: Any, qmdir: str,
@@ -967,6 +977,12 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
         self.status.substate = SUBSTATES[verb]
         if cc.backend is None and verb != _T.MQCONN:
             return mqiflows.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
+        if cc.backend is None and quiescing(self.chinit):
+            # a controlled end takes no new connection: refused as the queue manager's
+            # MQCONN refuses one, whatever serves the client (CHLAUTH not asked: the
+            # channel initiator may have let go of its own connection)
+            return mqiflows.encode_reply(verb, comp=_FAILED,
+                                         reason=CMQC.MQRC_Q_MGR_QUIESCING)
         handler = HANDLERS.get(verb)
         if handler is None:
             return mqiflows.encode_reply(verb, comp=_FAILED,

@@ -111,8 +111,9 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
            start_listeners: bool) -> None:
     channels = _channel_limits(name, data_path)
     qm = _connect(name, data_path)
-    # a listener outlives its queue manager: its questions reattach once it is back
-    admin = MQSCAdmin(qm) if serve_initq else ReattachingAdmin(qm, lambda: _bind(name, data_path))
+    # a listener outlives its queue manager: its questions reattach once it is back; both
+    # let go of their connection as their queue manager quiesces (``_let_go``)
+    admin = ReattachingAdmin(qm, lambda: _bind(name, data_path))
     log = _error_log(name, data_path)
 
     def connect_qm():
@@ -135,8 +136,10 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
                                   command_key=command_key(config.qmgr_dir(name, data_path)))
         chinit.svrconn_handler = svrconn.serve_client
         qmdir = config.qmgr_dir(name, data_path)
+        let_go = functools.partial(_let_go, chinit, admin)
         if serve_initq:  # the channel initiator asks the runmqlsr processes (``lsrcontrol``)
             chinit.serves_listeners = qmdir
+            chinit.on_quiescing = let_go
         else:
             # a runmqlsr: a channel the operator STOPPED stays STOPPED here (its partners
             # refused) until START CHANNEL, from before its first connection on
@@ -163,7 +166,7 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
             if not serve_initq:  # a runmqlsr: its instances answer the channel initiator
                 await nursery.start(functools.partial(
                     lsrcontrol.serve, chinit, lsrcontrol.socket_path(qmdir), log))
-                svrconn.watch_from_the_start(nursery, chinit, qmdir, admin.release)
+                svrconn.watch_from_the_start(nursery, chinit, qmdir, let_go)
             for port in chinit.ports:
                 print(f"AMQ8021I: Request to start IBM MQ listener accepted (port {port}).",
                       flush=True)
@@ -181,6 +184,17 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
         _leave_to_the_end()
     if unserved:
         sys.exit(20)
+
+
+def _let_go(chinit: ChannelInitiator, admin: ReattachingAdmin) -> None:
+    """The queue manager quiesces (or ends), in a worker thread: the process's own
+    connection let go of, so that runmqchi or runmqlsr holds no controlled end (its next
+    question reattaches; a connection that arrives meanwhile is served by the definitions
+    its listener read before, ``listener``: refused as the queue manager refuses an MQCONN);
+    a runmqlsr's message channels end too, as runmqchi's do as it quiesces."""
+    if chinit.serves_listeners is None:  # a runmqlsr
+        trio.from_thread.run_sync(chinit.end_message_channels)
+    admin.release()
 
 
 def _leave_to_the_end() -> None:
