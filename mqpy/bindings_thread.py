@@ -554,6 +554,9 @@ class Parked:
     def __init__(self, decoded: mqiflows.Decoded, deadline: float) -> None:
         self.decoded, self.deadline = decoded, deadline
 
+    def __repr__(self) -> str:
+        return f"Parked({self.decoded.verb.name}, hobj {self.decoded.hobj})"
+
 
 #: how a wait on the thread ended (:meth:`_Waker.wait`)
 _WOKEN, _TIMED_OUT, _WAKE_FLOW, _BROKEN, _CANCELLED = (object() for _ in range(5))
