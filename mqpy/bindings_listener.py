@@ -6,7 +6,8 @@ socket itself: the MQI is synchronous, so between a request and its reply the ap
 sends nothing, and once the reply is written the task waits for the socket to be readable and
 reads once (one trip through the scheduler per request); a connection whose calls come
 quickly is served meanwhile by a thread of its own (``mqpy.bindings_thread``), with no trip
-through the scheduler at all. While an MQGET waits, the same task
+through the scheduler at all (its waiting MQGETs too, for PARK_S at most). While an MQGET
+waits in the loop, the same task
 watches the socket, so that an application that disappears in the middle of a long wait is
 noticed: its unit of work is backed out at once (``Connection.abend``), as MQ does when an
 application process ends without MQDISC. (Anything it does send meanwhile is kept for after

@@ -2,12 +2,25 @@
 for each call.
 
 While an application keeps calling (its next request within HOT_WAIT_S of the last reply),
-its MQPUTs, MQGETs without MQGMO_WAIT, MQCMITs, MQBACKs and MQINQs are served on a worker
-thread with plain blocking socket calls and the engine ``Connection``'s own methods (their
-log forces made on that thread, before the reply). Any other request, a connection quiet for
-HOT_WAIT_S, an application that has gone or broken the protocol: back to the session's task
-in the event loop (``mqpy.bindings_listener``), which serves it as before. At most
-HOT_THREADS connections are served so at once; the others stay in the loop.
+its MQPUTs, MQGETs, MQCMITs, MQBACKs and MQINQs are served on a worker thread with plain
+blocking socket calls and the engine ``Connection``'s own methods (their log forces made on
+that thread, before the reply). Any other request, a connection quiet for HOT_WAIT_S, an
+application that has gone or broken the protocol: back to the session's task in the event
+loop (``mqpy.bindings_listener``), which serves it as before. At most HOT_THREADS
+connections are served so at once; the others stay in the loop.
+
+An MQGET that waits (MQGMO_WAIT; untraced) waits on the thread too (:func:`_serve_waiting`),
+as the loop's waits (``waiting.get_with_wait``): tried at once; when no message is there,
+the engine's get registers the session's waiter, which sets an eventfd (:class:`_Waker`)
+polled with the application's socket; each wake-up tries the get again (a message, the
+queue manager quiescing: 2161 with FAIL_IF_QUIESCING, STOP CONN: 2009). The socket is
+watched as the loop's ``_watch`` watches it: the application's end (GONE), a CONN_STATE
+flow (2033), a flow that is no MQI call (2009), its requests kept for after the call. The
+WaitInterval passing answers 2033; a wait still going after PARK_S is handed to the loop
+(:class:`Parked`), which waits the rest holding no thread. The session's task cancelled
+(the queue manager ending at once) wakes it unanswered (:func:`cancel`). So a requester's
+wait for its reply, and a responder's for its next request, keep the calls around them on
+the thread: no trip through the loop after each wait.
 
 A call costs the thread two system calls when it comes soon: the read, which waits in the
 kernel (the socket is blocking for the spell, SO_RCVTIMEO bounding the wait by HOT_WAIT_S)
