@@ -255,8 +255,6 @@ class _Session:
         #: before: serve the next ones on a thread
         self.busy = False
         self.replied_at = 0.0  # time.monotonic() of its last reply
-        #: its task is being cancelled while a thread serves it (``bindings_thread.cancel``)
-        self.thread_cancelled = False
 
     async def run(self) -> None:
         try:

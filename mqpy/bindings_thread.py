@@ -602,11 +602,15 @@ class _Waker:
                 pass
 
         self.wake = wake
-        self.both = select.poll()
-        self.both.register(sock.fileno(), select.POLLIN)
-        self.both.register(fd, select.POLLIN)
         self.wake_only = select.poll()
         self.wake_only.register(fd, select.POLLIN)
+        fileno = getattr(sock, "fileno", None)  # (a stand-in with none is not watched)
+        if fileno is None:
+            self.both = self.wake_only
+        else:
+            self.both = select.poll()
+            self.both.register(fileno(), select.POLLIN)
+            self.both.register(fd, select.POLLIN)
         weakref.finalize(self, os.close, fd)
 
     def wait(self, session: Any, until: float) -> object:
@@ -656,17 +660,21 @@ class _Waker:
                     os.eventfd_read(fd)
                 except BlockingIOError:
                     pass
-                return _CANCELLED if session.thread_cancelled else _WOKEN
+                return _CANCELLED if session in _CANCELLED_SESSIONS else _WOKEN
 
 
 #: each session's waker (kept while its session is)
 _WAKERS: weakref.WeakKeyDictionary[Any, _Waker] = weakref.WeakKeyDictionary()
 
 
+#: the sessions whose task is being cancelled while a thread serves them (:func:`cancel`)
+_CANCELLED_SESSIONS: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
 def cancel(session: Any) -> None:
     """The session's task is being cancelled (the queue manager ending): a get waiting on
     its thread ends at once, unanswered (the loop's thread, while the spell runs)."""
-    session.thread_cancelled = True
+    _CANCELLED_SESSIONS.add(session)
     waker = _WAKERS.get(session)
     if waker is not None:
         waker.wake()
@@ -734,7 +742,7 @@ def _get_waiting(session: Any, d: mqiflows.Decoded) -> object:
         waker = _WAKERS[session] = _Waker(session.sock)
     wake = waker.wake
     while True:
-        if session.thread_cancelled:
+        if session in _CANCELLED_SESSIONS:
             return _CANCELLED
         try:
             return conn.get(hobj, md, gmo, max_length, wake)

@@ -99,7 +99,6 @@ class _Recording(_Session):
     def __init__(self, conn: object, engine: object) -> None:
         super().__init__(conn, engine, b"")
         self.faults: list[str] = []
-        self.thread_cancelled = False
         # a get that waits polls the socket with its waker: one that never has data
         self.sock.fileno = lambda: _QUIET
 
