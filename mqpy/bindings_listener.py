@@ -6,7 +6,8 @@ socket itself: the MQI is synchronous, so between a request and its reply the ap
 sends nothing, and once the reply is written the task waits for the socket to be readable and
 reads once (one trip through the scheduler per request); a connection whose calls come
 quickly is served meanwhile by a thread of its own (``mqpy.bindings_thread``), with no trip
-through the scheduler at all. While an MQGET waits, the same task
+through the scheduler at all (its waiting MQGETs too, for PARK_S at most). While an MQGET
+waits in the loop, the same task
 watches the socket, so that an application that disappears in the middle of a long wait is
 noticed: its unit of work is backed out at once (``Connection.abend``), as MQ does when an
 application process ends without MQDISC. (Anything it does send meanwhile is kept for after
@@ -89,8 +90,8 @@ AUTH_THREAD_LIMIT = 2
 #: longest (a long message arrives over several reads and is reassembled).
 RECEIVE_SIZE = 1 << 16
 #: what the queue manager reads of an application's requests while its MQGET waits (kept for
-#: after the call) before it reads no more until the call ends
-HELD_DURING_WAIT = 1 << 20
+#: after the call) before it reads no more until the call ends (the thread's wait as well)
+HELD_DURING_WAIT = bindings_thread.HELD_DURING_WAIT
 
 #: the most the queue manager reads, once an application has gone, of what it wrote
 #: before it went (its socket's buffers hold far less)
@@ -297,11 +298,19 @@ class _Session:
         False once the application has gone or broken the protocol. ``busy`` stays set
         when the spell ended with calls still coming."""
         try:
-            outcome = await trio.to_thread.run_sync(bindings_thread.serve_while_busy, self,
-                                                    limiter=self.server.busy_limiter)
+            outcome = await self._on_thread(bindings_thread.serve_while_busy)
         except Exception as exc:  # noqa: BLE001 - a fault serving it: FDC, this one ends
             self.server.on_unexpected(exc)
             return False
+        if type(outcome) is bindings_thread.Parked:  # a get waiting longer: its rest here
+            reply = await self._resume_get(outcome)
+            if not await self._send(reply if type(reply) is bytes
+                                    else self.writer.send(reply)):
+                await self._serve_sent_before_the_end()
+                return False
+            self.replied_at = time.monotonic()
+            self.busy = True  # (its next call comes at once, as a waiting one's does)
+            return True
         if outcome is bindings_thread.GONE:
             await self._serve_sent_before_the_end()
             return False
@@ -316,6 +325,51 @@ class _Session:
         self.busy = bool(self.received) or \
             time.monotonic() - self.replied_at < bindings_thread.HOT_WAIT_S
         return True
+
+    async def _on_thread(self, fn: Callable[[Any], object]) -> object:
+        """``fn(self)`` on a thread of the busy connections' (``busy_limiter``), as
+        ``trio.to_thread.run_sync`` runs it, but told at once when this task is cancelled
+        (``bindings_thread.cancel``: a get waiting there ends unanswered), then waited
+        for."""
+        async with self.server.busy_limiter:
+            task = trio.lowlevel.current_task()
+            token = trio.lowlevel.current_trio_token()
+
+            def deliver(result: Any) -> None:
+                token.run_sync_soon(trio.lowlevel.reschedule, task, result)
+
+            def abort(_: Any) -> trio.lowlevel.Abort:
+                bindings_thread.cancel(self)
+                return trio.lowlevel.Abort.FAILED  # (rescheduled once the thread is back)
+
+            trio.lowlevel.start_thread_soon(functools.partial(fn, self), deliver)
+            return await trio.lowlevel.wait_task_rescheduled(abort)
+
+    async def _resume_get(self, parked: bindings_thread.Parked) -> MQIReply | bytes:
+        """The rest of a get's wait that began on a thread (``bindings_thread.Parked``):
+        waited here until its deadline, and answered as ``_get`` answers (its MQGMO's
+        WaitInterval as the application sent it)."""
+        d = parked.decoded
+        md, gmo, buffer_length = d.values
+        interval = gmo.WaitInterval
+        left = parked.deadline - time.monotonic()
+        gmo.WaitInterval = CMQC.MQWI_UNLIMITED if left == float("inf") \
+            else max(0, int(left * 1000 + 0.999))
+        try:
+            try:
+                data = await self.verbs.get(d.hobj, md, gmo, mqiflows.max_length(buffer_length))
+            finally:
+                gmo.WaitInterval = interval
+        except MQMIError as e:
+            reply = mqiflows.truncation_reply(md, gmo, e)
+            return mqiflows.failure_reply(d.verb, d, e.comp, e.reason) if reply is None \
+                else reply
+        except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, the call fails 2195
+            self.server.on_unexpected(exc)
+            return mqiflows.encode_reply(d.verb, comp=_FAILED,
+                                         reason=CMQC.MQRC_UNEXPECTED_ERROR)
+        self.got_bytes = len(data)
+        return mqiflows.encode_reply(d.verb, [md, gmo, len(data), data])
 
     async def _serve_sent_before_the_end(self) -> None:
         """The application has gone (a reply could not be written to it): the requests it

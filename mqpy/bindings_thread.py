@@ -2,12 +2,25 @@
 for each call.
 
 While an application keeps calling (its next request within HOT_WAIT_S of the last reply),
-its MQPUTs, MQGETs without MQGMO_WAIT, MQCMITs, MQBACKs and MQINQs are served on a worker
-thread with plain blocking socket calls and the engine ``Connection``'s own methods (their
-log forces made on that thread, before the reply). Any other request, a connection quiet for
-HOT_WAIT_S, an application that has gone or broken the protocol: back to the session's task
-in the event loop (``mqpy.bindings_listener``), which serves it as before. At most
-HOT_THREADS connections are served so at once; the others stay in the loop.
+its MQPUTs, MQGETs, MQCMITs, MQBACKs and MQINQs are served on a worker thread with plain
+blocking socket calls and the engine ``Connection``'s own methods (their log forces made on
+that thread, before the reply). Any other request, a connection quiet for HOT_WAIT_S, an
+application that has gone or broken the protocol: back to the session's task in the event
+loop (``mqpy.bindings_listener``), which serves it as before. At most HOT_THREADS
+connections are served so at once; the others stay in the loop.
+
+An MQGET that waits (MQGMO_WAIT; untraced) waits on the thread too (:func:`_serve_waiting`),
+as the loop's waits (``waiting.get_with_wait``): tried at once; when no message is there,
+the engine's get registers the session's waiter, which sets an eventfd (:class:`_Waker`)
+polled with the application's socket; each wake-up tries the get again (a message, the
+queue manager quiescing: 2161 with FAIL_IF_QUIESCING, STOP CONN: 2009). The socket is
+watched as the loop's ``_watch`` watches it: the application's end (GONE), a CONN_STATE
+flow (2033), a flow that is no MQI call (2009), its requests kept for after the call. The
+WaitInterval passing answers 2033; a wait still going after PARK_S is handed to the loop
+(:class:`Parked`), which waits the rest holding no thread. The session's task cancelled
+(the queue manager ending at once) wakes it unanswered (:func:`cancel`). So a requester's
+wait for its reply, and a responder's for its next request, keep the calls around them on
+the thread: no trip through the loop after each wait.
 
 A call costs the thread two system calls when it comes soon: the read, which waits in the
 kernel (the socket is blocking for the spell, SO_RCVTIMEO bounding the wait by HOT_WAIT_S)
@@ -31,13 +44,17 @@ this thread's wake-up.
 
 from __future__ import annotations
 
+import math
+import os
+import select
 import socket
 import struct
 import time
 import weakref
 from typing import Any
 
-from mqpy import CMQC, asyncput_stream, bindings_profile, syncget_stream, syncput_stream
+from mqpy import CMQC, asyncput_stream, bindings_profile, streamer, syncget_stream, syncput_stream
+from mqpy.connstate import take_wakes
 from mqpy.engine import packed
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
@@ -49,7 +66,8 @@ from mqpy.fap.tsh import TSH_LENGTH, SegmentType
 from mqpy.spinwait import SPINNER, SpinWait
 from mqpy.trace import TRACER
 
-__all__ = ["GONE", "HOT_THREADS", "HOT_WAIT_S", "SPELL_S", "THREAD_VERBS", "serve_while_busy"]
+__all__ = ["GONE", "HELD_DURING_WAIT", "HOT_THREADS", "HOT_WAIT_S", "PARK_S", "SPELL_S",
+           "THREAD_VERBS", "Parked", "cancel", "serve_while_busy"]
 
 #: How long the thread waits for the next request before handing the connection back: long
 #: enough that an application calling in a loop on a loaded machine (its process waiting
@@ -66,9 +84,17 @@ _T = SegmentType
 _PUT, _GET = int(_T.MQPUT), int(_T.MQGET)
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
 _ASYNC_RESPONSE = CMQC.MQPMO_ASYNC_RESPONSE
+_WAIT = CMQC.MQGMO_WAIT
+_NO_MSG = CMQC.MQRC_NO_MSG_AVAILABLE
 THREAD_VERBS = frozenset({_T.MQPUT, _T.MQGET, _T.MQCMIT, _T.MQBACK, _T.MQINQ})
 #: One read takes whatever the application has sent, up to this (as the loop's).
 RECEIVE_SIZE = 1 << 16
+#: The longest a waiting MQGET waits on the thread: a longer wait is handed to the event
+#: loop (:class:`Parked`), which holds no thread for it.
+PARK_S = 0.25
+#: what the queue manager reads of an application's requests while its MQGET waits (kept for
+#: after the call) before it reads no more until the call ends
+HELD_DURING_WAIT = 1 << 20
 #: SO_RCVTIMEO's struct timeval of HOT_WAIT_S.
 _WAIT_TIMEVAL = struct.pack("ll", 0, int(HOT_WAIT_S * 1_000_000))
 
@@ -119,12 +145,21 @@ def _serve_spell(session: Any) -> object:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _WAIT_TIMEVAL)
         while True:
             if received:
+                if replies.out and type(received[0]) is MQIRequest \
+                        and received[0].segment_type == _GET:
+                    rest = replies.flush()  # (a get may wait: what came before it goes first)
+                    if rest is not None:
+                        return pipelined.hand_back(reader, received, rest)
                 decoded = _next_for_thread(session, received)
                 if decoded is None:  # the rest is the loop's
                     return pipelined.hand_back(reader, received, replies.flush())
             elif pipelined.data:
+                if replies.out and pipelined.next_is_get():
+                    rest = replies.flush()  # (as above)
+                    if rest is not None:
+                        return pipelined.hand_back(reader, received, rest)
                 decoded = None if pipelined.from_bytes(session, replies) \
-                    else pipelined.take(reader) or _TO_READER
+                    else pipelined.take(reader, _untraced(session)) or _TO_READER
                 if decoded is _TO_READER:  # the rest, from a request the reader must judge
                     try:
                         received.extend(pipelined.to_reader(reader))
@@ -165,6 +200,12 @@ def _serve_spell(session: Any) -> object:
                     return exc
                 continue
             if decoded is not None:
+                if decoded.verb == _GET and decoded.values[1].Options & _WAIT:
+                    outcome = _serve_waiting(session, decoded, replies, pipelined)
+                    if outcome is not None:
+                        return outcome
+                    until = time.monotonic() + SPELL_S  # (the wait is not the spell's)
+                    continue
                 replies.add(_serve(session, decoded, pipelined.bare))
             if replies.size >= REPLY_BATCH:
                 rest = replies.flush()
@@ -247,8 +288,8 @@ def _next_for_thread(session: Any, received: Any) -> mqiflows.Decoded | None:
         decoded = session._decode(request)
     except (mqiparams.BadStructure, ProtocolError):
         return None  # the loop answers the refusal, or ends the connection so
-    if _waits(decoded):
-        return None
+    if _waits(decoded) and not _untraced(session):
+        return None  # (a traced one: the loop's, which traces its wait)
     received.popleft()
     return decoded
 
@@ -320,9 +361,15 @@ class _Pipelined:
         self.async_reply = _packed(writer, _T.MQPUT, [], _OK, 0) or b""
         return self.async_reply
 
-    def take(self, reader: SegmentReader) -> mqiflows.Decoded | None:
+    def next_is_get(self) -> bool:
+        """Whether the next request (its TSH read) is an MQGET."""
+        data, start = self.data, self.offset
+        return len(data) - start > 9 and data[start + 9] == _GET
+
+    def take(self, reader: SegmentReader, waits: bool = True) -> mqiflows.Decoded | None:
         """The next request decoded, or None when it is not whole or not of the common
-        form, or is a waiting get (the loop's): the reader's then, with all after it."""
+        form, or is a waiting get and ``waits`` is false (the call traced: the loop's): the
+        reader's then, with all after it."""
         data, start = self.data, self.offset
         if len(data) - start < TSH_LENGTH:
             return None
@@ -331,7 +378,7 @@ class _Pipelined:
             return None
         decoded = _one_request(reader, data if start == 0 and end == len(data)
                                else data[start:end])
-        if decoded is None or _waits(decoded):
+        if decoded is None or (not waits and _waits(decoded)):
             return None  # (the reader's, which counts it when it reads it)
         reader.segments += 1
         if end == len(data):
@@ -366,7 +413,7 @@ def _untraced(session: Any) -> bool:
 
 
 def _waits(d: mqiflows.Decoded) -> bool:
-    """An MQGET that may wait (MQGMO_WAIT): the loop's, which holds no thread for it."""
+    """An MQGET that may wait (MQGMO_WAIT)."""
     return d.verb == _T.MQGET and bool(d.values[1].Options & CMQC.MQGMO_WAIT)
 
 
@@ -506,3 +553,216 @@ def _send(sock: Any, data: bytes) -> object:
     except OSError:
         return GONE
     return None if sent == len(data) else data[sent:]
+
+
+# -- a waiting MQGET -----------------------------------------------------------------------
+
+
+class Parked:
+    """A waiting MQGET whose wait on the thread reached PARK_S: the loop waits the rest
+    (until ``deadline``, ``time.monotonic()``'s; inf for MQWI_UNLIMITED) and answers it."""
+
+    __slots__ = ("deadline", "decoded")
+
+    def __init__(self, decoded: mqiflows.Decoded, deadline: float) -> None:
+        self.decoded, self.deadline = decoded, deadline
+
+    def __repr__(self) -> str:
+        return f"Parked({self.decoded.verb.name}, hobj {self.decoded.hobj})"
+
+
+#: how a wait on the thread ended (:meth:`_Waker.wait`)
+_WOKEN, _TIMED_OUT, _WAKE_FLOW, _BROKEN, _CANCELLED = (object() for _ in range(5))
+
+
+class _Broken(MQMIError):
+    """The wait ended because what the application sent breaks the protocol (``error``, a
+    ProtocolError, or None for a flow that is no MQI call): MQRC_CONNECTION_BROKEN."""
+
+    def __init__(self, error: ProtocolError | None) -> None:
+        super().__init__(_FAILED, CMQC.MQRC_CONNECTION_BROKEN)
+        self.error = error
+
+
+class _Waker:
+    """A session's eventfd, which the engine's waiter (:attr:`wake`, called from any
+    thread) and :func:`cancel` set, polled with the application's socket while a get waits
+    on the thread."""
+
+    __slots__ = ("__weakref__", "both", "fd", "wake", "wake_only")
+
+    def __init__(self, sock: socket.socket) -> None:
+        fd = self.fd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+        write = os.eventfd_write
+
+        def wake() -> None:
+            try:
+                write(fd, 1)
+            except OSError:  # (closed: the session has ended)
+                pass
+
+        self.wake = wake
+        self.wake_only = select.poll()
+        self.wake_only.register(fd, select.POLLIN)
+        fileno = getattr(sock, "fileno", None)  # (a stand-in with none is not watched)
+        if fileno is None:
+            self.both = self.wake_only
+        else:
+            self.both = select.poll()
+            self.both.register(fileno(), select.POLLIN)
+            self.both.register(fd, select.POLLIN)
+        weakref.finalize(self, os.close, fd)
+
+    def wait(self, session: Any, until: float) -> object:
+        """Wait until the waiter is called (_WOKEN), ``until`` (``time.monotonic()``'s)
+        passes (_TIMED_OUT), or the application's side ends the wait as the loop's watch
+        (``bindings_listener._Session._watch``) does: a CONN_STATE flow (_WAKE_FLOW), a flow
+        that is no MQI call (_BROKEN), its end (GONE), or what breaks the protocol (that
+        ProtocolError); _CANCELLED when the session's task is cancelled (:func:`cancel`).
+        Requests it sends meanwhile go to ``session.received``, HELD_DURING_WAIT bytes of
+        them at most."""
+        sock, reader, received = session.sock, session.reader, session.received
+        fd = self.fd
+        poll = self.both.poll
+        seen = held = 0
+        while True:
+            left = until - time.monotonic()
+            if left <= 0:
+                return _TIMED_OUT
+            events = poll(math.ceil(left * 1000))
+            woken = False
+            for ready, _ in events:
+                if ready == fd:
+                    woken = True
+                    continue
+                try:
+                    data = sock.recv(RECEIVE_SIZE, socket.MSG_DONTWAIT)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    return GONE
+                if not data:
+                    return GONE
+                try:
+                    received.extend(reader.feed(data))
+                except ProtocolError as exc:
+                    return exc
+                while seen < len(received):
+                    event = received[seen]
+                    if not (type(event) is MQIRequest or streamer.is_request(event)):
+                        return _WAKE_FLOW if take_wakes(received) else _BROKEN
+                    held += len(event.body)
+                    seen += 1
+                if held + reader.buffered >= HELD_DURING_WAIT:
+                    poll = self.wake_only.poll  # nothing more read until the call ends
+            if woken:
+                try:
+                    os.eventfd_read(fd)
+                except BlockingIOError:
+                    pass
+                return _CANCELLED if session in _CANCELLED_SESSIONS else _WOKEN
+
+
+#: each session's waker (kept while its session is)
+_WAKERS: weakref.WeakKeyDictionary[Any, _Waker] = weakref.WeakKeyDictionary()
+
+
+#: the sessions whose task is being cancelled while a thread serves them (:func:`cancel`)
+_CANCELLED_SESSIONS: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def cancel(session: Any) -> None:
+    """The session's task is being cancelled (the queue manager ending): a get waiting on
+    its thread ends at once, unanswered (the loop's thread, while the spell runs)."""
+    _CANCELLED_SESSIONS.add(session)
+    waker = _WAKERS.get(session)
+    if waker is not None:
+        waker.wake()
+
+
+def _serve_waiting(session: Any, d: mqiflows.Decoded, replies: _Replies,
+                   pipelined: _Pipelined) -> object:
+    """The waiting MQGET ``d`` served on this thread, as the loop serves it
+    (``loopcalls.EngineVerbs.get``, ``waiting.get_with_wait``): tried at once; when no
+    message is there, its waiter registered with the engine and the wait made here
+    (:meth:`_Waker.wait`), tried again each time the waiter is called, until a message
+    comes, the WaitInterval passes (MQRC_NO_MSG_AVAILABLE), or the wait is ended (a
+    CONN_STATE flow: 2033; the queue manager quiescing: the engine's get answers 2161 with
+    FAIL_IF_QUIESCING; STOP CONN: 2009; the application gone). Its reply sent: None (the
+    spell goes on); else the spell's outcome (GONE, the rest of the reply, a ProtocolError,
+    a :class:`Parked` wait for the loop, or None once cancelled, unanswered)."""
+    received, reader = session.received, session.reader
+    if pipelined.data:  # what came after it: the reader's, watched while it waits
+        try:
+            received.extend(pipelined.to_reader(reader))
+        except ProtocolError as exc:
+            return exc
+    md, gmo, _ = d.values
+    broken: ProtocolError | None = None
+    try:
+        got = _get_waiting(session, d)
+        if type(got) is not bytes:
+            return None if got is _CANCELLED else got
+        reply: Any = _packed(session.writer, _T.MQGET, [md, gmo, len(got), got], _OK, 0) \
+            or mqiflows.encode_reply(_T.MQGET, [md, gmo, len(got), got])
+    except MQMIError as e:
+        if type(e) is _Broken:
+            broken = e.error
+        reply = mqiflows.truncation_reply(md, gmo, e)
+        if reply is None:
+            reply = mqiflows.failure_reply(d.verb, d, e.comp, e.reason)
+    except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, the call fails 2195
+        session.server.on_unexpected(exc)
+        reply = _unexpected(d.verb)
+    replies.add(reply if type(reply) is bytes else session.writer.send(reply))
+    rest = replies.flush()
+    if rest is not None:
+        return rest
+    return broken
+
+
+def _get_waiting(session: Any, d: mqiflows.Decoded) -> object:
+    """The message of the waiting MQGET ``d`` (bytes; MQMIError raised as the loop's get
+    raises it), or how its wait ended otherwise (GONE, _CANCELLED, a ProtocolError, a
+    :class:`Parked` wait)."""
+    md, gmo, buffer_length = d.values
+    interval = gmo.WaitInterval
+    now = time.monotonic()
+    if interval == CMQC.MQWI_UNLIMITED:
+        deadline = math.inf
+    elif interval < 0:
+        raise MQMIError(_FAILED, CMQC.MQRC_WAIT_INTERVAL_ERROR)
+    else:
+        deadline = now + interval / 1000
+    park = now + PARK_S
+    conn, hobj = session.conn, d.hobj
+    max_length = mqiflows.max_length(buffer_length)
+    waker = _WAKERS.get(session)
+    if waker is None:
+        waker = _WAKERS[session] = _Waker(session.sock)
+    wake = waker.wake
+    while True:
+        if session in _CANCELLED_SESSIONS:
+            return _CANCELLED
+        try:
+            return conn.get(hobj, md, gmo, max_length, wake)
+        except MQMIError as e:
+            if e.reason != _NO_MSG:
+                raise
+        try:
+            ended = waker.wait(session, min(deadline, park))
+        finally:
+            conn.drop_waiter(hobj, wake)
+        if ended is _WOKEN:
+            continue
+        if ended is _TIMED_OUT:
+            if deadline <= park:
+                raise MQMIError(_FAILED, _NO_MSG)
+            return Parked(d, deadline)
+        if ended is _WAKE_FLOW:
+            raise MQMIError(_FAILED, _NO_MSG)
+        if ended is _BROKEN:
+            raise _Broken(None)
+        if isinstance(ended, ProtocolError):
+            raise _Broken(ended)
+        return ended  # GONE, _CANCELLED

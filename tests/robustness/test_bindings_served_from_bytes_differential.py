@@ -99,9 +99,15 @@ class _Recording(_Session):
     def __init__(self, conn: object, engine: object) -> None:
         super().__init__(conn, engine, b"")
         self.faults: list[str] = []
+        # a get that waits polls the socket with its waker: one that never has data
+        self.sock.fileno = lambda: _QUIET
 
     def on_unexpected(self, exc: BaseException) -> None:
         self.faults.append(repr(exc))
+
+
+#: the socket a waiting get polls here (``_Recording``): an eventfd nothing sets
+_QUIET = os.eventfd(0, os.EFD_CLOEXEC)
 
 
 def _engine(root: str) -> tuple[QueueManagerEngine, object, dict[str, int]]:
@@ -147,8 +153,10 @@ def _run(engine: tuple, build) -> list:
 
 def _patch(monkeypatch: pytest.MonkeyPatch, general: bool) -> None:
     """One clock for both runs; ``general``: every request through the segment reader, the
-    general decoder and the engine's general calls."""
+    general decoder and the engine's general calls. A waiting get waits no time on the
+    thread (PARK_S 0: what it would wait for is tests/daemon/test_bindings_busy_wait.py's)."""
     fixed_clock(monkeypatch)
+    monkeypatch.setattr(bindings_thread, "PARK_S", 0)
     if general:
         monkeypatch.setattr(bindings_thread._Pipelined, "from_bytes", lambda *args: False)
         monkeypatch.setattr(bindings_thread._Pipelined, "take", lambda *args: None)
@@ -265,7 +273,7 @@ def test_a_read_refused_after_a_whole_put_puts_nothing(tmp_path):
 def test_a_waiting_get_after_a_put_is_counted_once(tmp_path):
     """Given one read holding an MQPUT and then an MQGET with MQGMO_WAIT, when the busy
     thread reads it, then the segment reader has counted two segments, as the general path
-    counts them (the get left for the loop)."""
+    counts them (the get served too: waiting gets are the thread's as well)."""
     counted = []
 
     def build(h: dict[str, int]) -> list[bytes]:
