@@ -104,28 +104,41 @@ _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
 _SERVED_AFTER_THE_END = frozenset({_T.MQPUT, _T.MQPUT1})
 
 
-def _peer_process(sock: Any) -> str:
-    """Who is at the other end, for the error log: its process id and user (SO_PEERCRED)."""
+def _peer_credentials(sock: Any) -> tuple[int, int] | None:
+    """The peer process's id and uid (SO_PEERCRED); None when it cannot be identified."""
     try:
         creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-        pid, _uid, _gid = struct.unpack("3i", creds)
+        pid, uid, _gid = struct.unpack("3i", creds)
     except (OSError, AttributeError, struct.error):
+        return None
+    return pid, uid
+
+
+def _peer_process(sock: Any) -> str:
+    """Who is at the other end, for the error log: its process id and user."""
+    creds = _peer_credentials(sock)
+    if creds is None:
         return "a local application"
-    return f"the local application of process {pid} (user {_peer_user(sock)})"
+    return f"the local application of process {creds[0]} (user {_peer_user(sock)})"
+
+
+def _peer_pid(sock: Any) -> int:
+    """The peer process's id: DISPLAY CONN's PID of its connection; 0 when the peer cannot
+    be identified."""
+    creds = _peer_credentials(sock)
+    return 0 if creds is None else creds[0]
 
 
 def _peer_user(sock: Any) -> str | None:
-    """The peer process's user name (SO_PEERCRED), as MQ takes it for a bindings connection;
-    its numeric uid when the name is unknown; None when the peer cannot be identified."""
-    try:
-        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-        _pid, uid, _gid = struct.unpack("3i", creds)
-    except (OSError, AttributeError, struct.error):
+    """The peer process's user name, as MQ takes it for a bindings connection; its numeric
+    uid when the name is unknown; None when the peer cannot be identified."""
+    creds = _peer_credentials(sock)
+    if creds is None:
         return None
     try:
-        return pwd.getpwuid(uid).pw_name
+        return pwd.getpwuid(creds[1]).pw_name
     except KeyError:
-        return str(uid)
+        return str(creds[1])
 
 
 class BindingsServer:
@@ -610,6 +623,7 @@ class _Session:
             except MQMIError as e:
                 await trio.sleep(getattr(e, "fail_delay", 0))  # FAILDLAY: holds no thread
                 raise
+        self.conn.process_id = _peer_pid(self.sock)
         self.verbs = loopcalls.EngineVerbs(self.conn, self.server.limiter, self.gone, self._watch)
         return mqiflows.encode_reply(d.verb, [(self.engine.name, appl)], hobj=self.conn.hconn)
 

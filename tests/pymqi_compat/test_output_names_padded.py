@@ -146,10 +146,6 @@ def _pids(env: Env | Installation, mode: str) -> tuple[int, set[tuple[str, int, 
                    == CMQCFC.MQIACF_CONN_INFO_CONN}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a bindings connection's ProcessId (DISPLAY CONN's PID) is 0: the bindings listener "
-    "knows the peer's pid (SO_PEERCRED, mqpy/bindings_listener.py) but does not give it to "
-    "the connection it makes (its process_id, which mqpy/mqsc/queues.py shows)"))
 def test_a_bindings_connection_shows_the_applications_process(daemon):
     """Given an application of this process connected over the bindings socket, then
     Inquire Connection shows a connection without a channel whose ProcessId is this
