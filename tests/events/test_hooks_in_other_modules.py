@@ -55,11 +55,12 @@ def test_queue_depth_high_on_the_fast_put_path(depthq):
 
 
 @NEEDS_MQGET_HOOK
-def test_queue_depth_low_after_high(depthq, monkeypatch):
+@pytest.mark.parametrize("fast", [True, False], ids=["fast paths", "general paths"])
+def test_queue_depth_low_after_high(depthq, monkeypatch, fast):
     """Given the depth queue after a Queue Depth High event, when gets bring it to two
     messages (QDEPTHLO 20 of MAXDEPTH 10), then a Queue Depth Low event is put and High is
-    enabled again."""
-    monkeypatch.setattr(fastpath, "ENABLED", False)
+    enabled again, on the fast paths as on the general ones."""
+    monkeypatch.setattr(fastpath, "ENABLED", fast)
     put(depthq.qm, "EV.DEPTH", 6)
     get(depthq.qm, "EV.DEPTH", 4)
     assert [r for r, _ in perfm_events(depthq.qm)] == [CMQC.MQRC_Q_DEPTH_HIGH, CMQC.MQRC_Q_DEPTH_LOW]

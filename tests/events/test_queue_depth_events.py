@@ -52,9 +52,10 @@ def test_queue_depth_high_then_full_on_the_general_put_path(depthq, monkeypatch)
     high_then_full(depthq)
 
 
-def test_no_depth_event_while_perfmev_is_disabled(depthq):
-    """Given the queue above but PERFMEV(DISABLED), when it fills, then no event is put and
-    its switches stay as they were."""
+def test_no_depth_event_while_perfmev_is_disabled(depthq, monkeypatch):
+    """Given the queue above but PERFMEV(DISABLED), when it fills on the general put path,
+    then no event is put and its switches stay as they were."""
+    monkeypatch.setattr(fastpath, "ENABLED", False)
     depthq.eng.alter_qmgr({"PERFMEV": "DISABLED"})
     put(depthq.qm, "EV.DEPTH", 10)
     assert perfm_events(depthq.qm) == []
