@@ -9,15 +9,20 @@ event's parameters in the order of IBM's "Event message reference"):
   Get Inhibited: INHIBTEV) and remote (Unknown Remote Queue Manager and the transmission
   queue errors: REMOTEEV), on SYSTEM.ADMIN.QMGR.EVENT;
 - performance (Queue Depth High, Queue Depth Low, Queue Full: PERFMEV and the queue's
-  QDPHIEV, QDPLOEV, QDPMAXEV) on SYSTEM.ADMIN.PERFM.EVENT.
+  QDPHIEV, QDPLOEV, QDPMAXEV) on SYSTEM.ADMIN.PERFM.EVENT;
+- channel (Channel Started, Stopped, Stopped By User, Activated, Not Activated: CHLEV
+  ENABLED or EXCEPTION) on SYSTEM.ADMIN.CHANNEL.EVENT, from the channel initiator's channel
+  state changes (:class:`ChannelEvents`).
 
-Every function here is pure: the facts of one event in, its PCFMessage out. Whether an event
+Every function here is pure: the facts of one event in, its PCFMessage out (:class:`ChannelEvents`
+and :func:`put_event` excepted: they put events through an MQI connection). Whether an event
 is wanted, and putting it, is the engine's (``mqpy.engine.instrumentation``).
 """
 
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import attrs
@@ -30,7 +35,10 @@ from mqpy.structs.tables import CFH, MD, OD, PMO
 if TYPE_CHECKING:
     from mqpy.mqi import QueueManager
 
-__all__ = ["PERFM_EVENT_QUEUE", "QMGR_EVENT_QUEUE", "Caller", "QueueStatistics",
+__all__ = ["CHANNEL_EVENT_QUEUE", "PERFM_EVENT_QUEUE", "QMGR_EVENT_QUEUE", "Caller",
+           "ChannelEvents", "QueueStatistics", "channel_activated", "channel_event_wanted",
+           "channel_started", "channel_state_event", "channel_stopped",
+           "channel_stopped_by_user",
            "alias_base_q_type_error", "get_inhibited", "not_authorized_close",
            "not_authorized_connect", "not_authorized_open", "not_authorized_sub",
            "not_authorized_sub_dest", "put_event", "put_inhibited", "queue_depth_high",
@@ -337,6 +345,164 @@ def queue_depth_low(qmgr: str, qname: str, stats: QueueStatistics) -> PCFMessage
 def queue_full(qmgr: str, qname: str, stats: QueueStatistics) -> PCFMessage:
     """Queue Full (2053): a put was refused because the queue holds MAXDEPTH messages."""
     return _perfm_event(CMQC.MQRC_Q_FULL, qmgr, qname, stats)
+
+
+# ------------------------------------------------------------------ channel (CHLEV)
+
+CHANNEL_EVENT_QUEUE = "SYSTEM.ADMIN.CHANNEL.EVENT"
+
+#: channel types whose events carry XmitQName (IBM: sender, server, cluster-sender and
+#: cluster-receiver channels)
+_XMITQ_TYPES = frozenset({"SDR", "SVR", "CLUSSDR", "CLUSRCVR"})
+_RUNNING_STATES = frozenset({"RUNNING", "PAUSED", "STOPPING"})
+
+
+def _channel_where(chltype: str, xmitq: str, conname: str) -> list:
+    """XmitQName (sending channel types), ConnectionName."""
+    out = []
+    if chltype in _XMITQ_TYPES:
+        out.append(_st(CMQCFC.MQCACH_XMIT_Q_NAME, xmitq, CMQC.MQ_Q_NAME_LENGTH))
+    out.append(_st(CMQCFC.MQCACH_CONNECTION_NAME, conname, CMQC.MQ_CONN_NAME_LENGTH))
+    return out
+
+
+def _channel_name(channel: str) -> CFST:
+    return _st(CMQCFC.MQCACH_CHANNEL_NAME, channel, CMQC.MQ_CHANNEL_NAME_LENGTH)
+
+
+def channel_started(qmgr: str, channel: str, chltype: str, xmitq: str = "", conname: str = ""
+                    ) -> PCFMessage:
+    """Channel Started (2282): an instance of a channel finished its initial data (and
+    resynchronisation) and can move messages."""
+    return _event(CMQCFC.MQCMD_CHANNEL_EVENT, CMQC.MQRC_CHANNEL_STARTED, [
+        _qmgr_name(qmgr), _channel_name(channel), *_channel_where(chltype, xmitq, conname)])
+
+
+def channel_activated(qmgr: str, channel: str, chltype: str, xmitq: str = "",
+                      conname: str = "", *, activated: bool = True) -> PCFMessage:
+    """Channel Activated (2295), or with ``activated`` False Channel Not Activated (2296): a
+    channel waiting for an active slot (MAXACTIVECHANNELS) got one, or must wait for one."""
+    reason = CMQC.MQRC_CHANNEL_ACTIVATED if activated else CMQC.MQRC_CHANNEL_NOT_ACTIVATED
+    return _event(CMQCFC.MQCMD_CHANNEL_EVENT, reason, [
+        _qmgr_name(qmgr), _channel_name(channel), *_channel_where(chltype, xmitq, conname)])
+
+
+def channel_stopped(qmgr: str, channel: str, chltype: str, qualifier: int, xmitq: str = "",
+                    conname: str = "", *, error_id: int = 0, aux_int: tuple[int, int] = (0, 0),
+                    aux_str: tuple[str, str, str] = ("", "", "")) -> PCFMessage:
+    """Channel Stopped (2283): an instance that had started ended. ``qualifier``:
+    MQRQ_CHANNEL_STOPPED_OK, _ERROR, _RETRY or _DISABLED; ``error_id`` the AMQ message number
+    of its error (0: none) with that message's inserts (``aux_int``, ``aux_str``)."""
+    return _event(CMQCFC.MQCMD_CHANNEL_EVENT, CMQC.MQRC_CHANNEL_STOPPED, [
+        _qmgr_name(qmgr), CFIN(CMQCFC.MQIACF_REASON_QUALIFIER, qualifier),
+        _channel_name(channel), CFIN(CMQCFC.MQIACF_ERROR_IDENTIFIER, error_id),
+        CFIN(CMQCFC.MQIACF_AUX_ERROR_DATA_INT_1, aux_int[0]),
+        CFIN(CMQCFC.MQIACF_AUX_ERROR_DATA_INT_2, aux_int[1]),
+        _st(CMQCFC.MQCACF_AUX_ERROR_DATA_STR_1, aux_str[0], 48),
+        _st(CMQCFC.MQCACF_AUX_ERROR_DATA_STR_2, aux_str[1], 48),
+        _st(CMQCFC.MQCACF_AUX_ERROR_DATA_STR_3, aux_str[2], 48),
+        *_channel_where(chltype, xmitq, conname)])
+
+
+def channel_stopped_by_user(qmgr: str, channel: str) -> PCFMessage:
+    """Channel Stopped By User (2279): STOP CHANNEL stopped it (MQRQ_CHANNEL_STOPPED_DISABLED)."""
+    return _event(CMQCFC.MQCMD_CHANNEL_EVENT, CMQC.MQRC_CHANNEL_STOPPED_BY_USER, [
+        _qmgr_name(qmgr),
+        CFIN(CMQCFC.MQIACF_REASON_QUALIFIER, CMQCFC.MQRQ_CHANNEL_STOPPED_DISABLED),
+        _channel_name(channel)])
+
+
+def channel_state_event(qmgr: str, channel: str, chltype: str, previous: str, new: str, *,
+                        xmitq: str = "", conname: str = "", stop_requested: str = "",
+                        error_id: int = 0) -> PCFMessage | None:
+    """The channel event a move from state ``previous`` to ``new`` (mqpy_chinit.states'
+    names) is, or None: RUNNING after the initial data is Channel Started; an instance that
+    had started ending INACTIVE, RETRYING or STOPPED is Channel Stopped (OK, or ERROR with an
+    ``error_id``; RETRY; DISABLED), or Channel Stopped By User when an operator's STOP CHANNEL
+    (``stop_requested``) stopped it. A server-connection channel has none (IBM: client
+    connections do not produce these events)."""
+    if chltype == "SVRCONN":
+        return None
+    if new == "RUNNING" and previous in ("BINDING", "REQUESTING"):
+        return channel_started(qmgr, channel, chltype, xmitq, conname)
+    if previous not in _RUNNING_STATES or new not in ("INACTIVE", "RETRYING", "STOPPED"):
+        return None
+    if new == "STOPPED" and stop_requested:
+        return channel_stopped_by_user(qmgr, channel)
+    qualifier = {"INACTIVE": CMQCFC.MQRQ_CHANNEL_STOPPED_ERROR if error_id
+                 else CMQCFC.MQRQ_CHANNEL_STOPPED_OK,
+                 "RETRYING": CMQCFC.MQRQ_CHANNEL_STOPPED_RETRY,
+                 "STOPPED": CMQCFC.MQRQ_CHANNEL_STOPPED_DISABLED}[new]
+    return channel_stopped(qmgr, channel, chltype, qualifier, xmitq, conname,
+                           error_id=error_id)
+
+
+def channel_event_wanted(chlev: str, msg: PCFMessage) -> bool:
+    """Whether the queue manager's CHLEV generates ``msg``: ENABLED all channel events;
+    EXCEPTION only Activated, Not Activated, Stopped By User and Stopped other than OK;
+    DISABLED (IBM's default) none."""
+    chlev = chlev.strip().upper()
+    if chlev == "ENABLED":
+        return True
+    if chlev != "EXCEPTION":
+        return False
+    reason = msg.header.Reason
+    if reason == CMQC.MQRC_CHANNEL_STARTED:
+        return False
+    if reason == CMQC.MQRC_CHANNEL_STOPPED:
+        qualifier = next(p.Value for p in msg.params
+                         if p.Parameter == CMQCFC.MQIACF_REASON_QUALIFIER)
+        return qualifier != CMQCFC.MQRQ_CHANNEL_STOPPED_OK
+    return True
+
+
+_CHLEV = {CMQCFC.MQEVR_ENABLED: "ENABLED", CMQCFC.MQEVR_EXCEPTION: "EXCEPTION"}
+
+
+class ChannelEvents:
+    """The channel initiator's channel events: :meth:`observe` is a channel state observer
+    (``mqpy_chinit.states.add_state_observer``: it neither blocks nor raises, it only keeps
+    the event); :meth:`put_pending`, called where an MQI connection may block, puts those the
+    queue manager's CHLEV wants on SYSTEM.ADMIN.CHANNEL.EVENT."""
+
+    def __init__(self, qmgr: str, on_pending: Callable[[], None] | None = None) -> None:
+        self.qmgr = qmgr
+        self.pending: list[PCFMessage] = []
+        #: told (in the thread that moved the channel) when an event is kept: what wakes
+        #: the task that calls :meth:`put_pending`
+        self.on_pending = on_pending
+
+    def observe(self, status: object) -> None:
+        history = getattr(status, "history", [])
+        if not history:
+            return
+        new = _state_name(history[-1])
+        previous = _state_name(history[-2]) if len(history) > 1 else "INACTIVE"
+        msg = channel_state_event(
+            self.qmgr, str(getattr(status, "channel", "")), str(getattr(status, "chltype", "")),
+            previous, new, xmitq=str(getattr(status, "xmitq", "") or ""),
+            conname=str(getattr(status, "conname", "") or ""),
+            stop_requested=str(getattr(status, "stop_requested", "") or ""))
+        if msg is not None:
+            self.pending.append(msg)
+            if self.on_pending is not None:
+                self.on_pending()
+
+    def put_pending(self, qm: QueueManager) -> int:
+        """Put the events kept so far that CHLEV wants; how many were put."""
+        pending, self.pending = self.pending, []
+        if not pending:
+            return 0
+        try:
+            chlev = _CHLEV.get(qm.inquire(CMQC.MQIA_CHANNEL_EVENT), "DISABLED")
+        except MQMIError:
+            return 0  # the queue manager is going: the events are lost, as IBM's would be
+        return sum(1 for msg in pending if channel_event_wanted(chlev, msg)
+                   and put_event(qm, msg, CHANNEL_EVENT_QUEUE) == 0)
+
+
+def _state_name(state: object) -> str:
+    return str(getattr(state, "value", state))
 
 
 def put_event(qm: QueueManager, msg: PCFMessage, queue: str = QMGR_EVENT_QUEUE) -> int:
