@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from mqpy import CMQC, CMQCFC, events, pcf
+from mqpy_chinit import states
 from mqpy_chinit.states import ChannelEvent, ChannelStatus, add_state_observer
 
 from ._support import params, read_events
@@ -129,3 +130,48 @@ def test_chinit_state_changes_become_channel_events_as_chlev_wants(qmev):
     assert [r for r, _ in got["EXCEPTION"]] == [CMQC.MQRC_CHANNEL_STOPPED]
     assert got["DISABLED"] == []
     assert len(woken) == 6 and kept.pending == []
+
+
+async def _chinit_sees_a_sender_run_and_retry(qmgr) -> list[int]:
+    """A channel initiator of ``qmgr`` running (no listeners), then a sender's state changes
+    in its process; the channel event reasons on SYSTEM.ADMIN.CHANNEL.EVENT within 10 s."""
+    import trio
+
+    from mqpy_chinit.chinit import ChannelInitiator
+    from mqpy_chinit.engineadmin import EngineAdmin
+
+    chinit = ChannelInitiator(qmgr.name, qmgr.connect, EngineAdmin(qmgr.eng),
+                              log=lambda msgid, text: None)
+    got: list[int] = []
+    observers = len(states._STATE_OBSERVERS)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(chinit.run, [])
+        with trio.move_on_after(2):  # its tasks have begun: a new observer, if it has one
+            while len(states._STATE_OBSERVERS) == observers:
+                await trio.sleep(0.01)
+        status = ChannelStatus("EV.CHINIT.SDR", "SDR", xmitq="QMB", conname="h(1)")
+        for event in (ChannelEvent.START, ChannelEvent.BIND, ChannelEvent.NEGOTIATED,
+                      ChannelEvent.RETRY):
+            status.move(event)
+        with trio.move_on_after(10 if len(states._STATE_OBSERVERS) > observers else 0):
+            while len(got) < 2:
+                got += [m.header.Reason for _, m in
+                        await trio.to_thread.run_sync(read_events, qmgr.qm, CHANNEL_EVENTS)]
+                await trio.sleep(0.05)
+        nursery.cancel_scope.cancel()
+    return got
+
+
+@pytest.mark.xfail(strict=True, reason="mqpy_chinit/chinit.py does not observe channel "
+                                       "states for channel events yet")
+async def test_a_running_channel_initiator_puts_its_channels_events(qmev):
+    """Given CHLEV(ENABLED) and a channel initiator running, when one of its senders starts
+    and then loses its partner, then Channel Started and Channel Stopped are put on
+    SYSTEM.ADMIN.CHANNEL.EVENT."""
+    qmev.eng.alter_qmgr({"CHLEV": "ENABLED"})
+    read_events(qmev.qm, CHANNEL_EVENTS)
+    try:
+        got = await _chinit_sees_a_sender_run_and_retry(qmev)
+    finally:
+        qmev.eng.alter_qmgr({"CHLEV": "DISABLED"})
+    assert got == [CMQC.MQRC_CHANNEL_STARTED, CMQC.MQRC_CHANNEL_STOPPED]
