@@ -40,7 +40,8 @@ __all__ = ["CHANNEL_EVENT_QUEUE", "PERFM_EVENT_QUEUE", "QMGR_EVENT_QUEUE", "Call
            "channel_started", "channel_state_event", "channel_stopped",
            "channel_stopped_by_user",
            "alias_base_q_type_error", "get_inhibited", "not_authorized_close",
-           "not_authorized_connect", "not_authorized_open", "not_authorized_sub",
+           "not_authorized_connect", "not_authorized_open", "not_authorized_open_topic",
+           "not_authorized_sub",
            "not_authorized_sub_dest", "put_event", "put_inhibited", "queue_depth_high",
            "queue_depth_low", "queue_full", "queue_manager_active", "queue_manager_not_active",
            "remote_q_name_error", "start_stop_enabled", "unknown_alias_base_q",
@@ -181,6 +182,18 @@ def not_authorized_open(qmgr: str, caller: Caller, options: int, qname: str,
         CFIN(CMQCFC.MQIACF_REASON_QUALIFIER, CMQCFC.MQRQ_OPEN_NOT_AUTHORIZED),
         CFIN(CMQCFC.MQIACF_OPEN_OPTIONS, options), _user(caller), *_appl(caller),
         *_object_qmgr(qmgr, object_qmgr), _q_name(qname)])
+
+
+def not_authorized_open_topic(qmgr: str, caller: Caller, options: int, topic_string: str,
+                              admin_topic_names: list[str]) -> PCFMessage:
+    """Not Authorized (type 2) of a topic: an MQOPEN (MQPUT1) for publishing refused. The
+    topic string and the topic objects judged replace the queue names."""
+    return _qmgr_event(CMQC.MQRC_NOT_AUTHORIZED, [
+        _qmgr_name(qmgr),
+        CFIN(CMQCFC.MQIACF_REASON_QUALIFIER, CMQCFC.MQRQ_OPEN_NOT_AUTHORIZED),
+        CFIN(CMQCFC.MQIACF_OPEN_OPTIONS, options), _user(caller), *_appl(caller),
+        CFST(CMQC.MQCA_TOPIC_STRING, topic_string.encode("utf-8")),
+        _admin_topic_names(admin_topic_names)])
 
 
 def not_authorized_close(qmgr: str, caller: Caller, qname: str) -> PCFMessage:

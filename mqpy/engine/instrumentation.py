@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     from mqpy.engine.queues import MessageQueue
 
 __all__ = ["DepthSwitches", "after_get", "after_put", "connect_refused", "depth_rule",
-           "get_inhibited", "open_refused", "perfm_enabled", "put_inhibited", "queue_full"]
+           "get_inhibited", "open_refused", "perfm_enabled", "put_inhibited", "queue_full",
+           "topic_refused"]
 
 _ENABLED = "ENABLED"
 
@@ -154,6 +155,19 @@ def open_refused(conn: Connection, name: str, qmname: str, options: int,
     found = _open_event(eng.name, caller(conn), name, qmname, options, err)
     if found is not None:
         _put(eng, events.QMGR_EVENT_QUEUE, found[1])
+
+
+def topic_refused(conn: Connection, topic: str, names: list[str], needed: str, options: int,
+                  err: MQMIError) -> None:
+    """A topic's authority check refused ``needed`` ("pub": an MQOPEN of the topic, "sub": an
+    MQSUB) with ``err``: Not Authorized type 2 or 5 while AUTHOREV is ENABLED. ``names``: the
+    topic objects judged (AdminTopicNames)."""
+    eng = conn.engine
+    if err.reason != CMQC.MQRC_NOT_AUTHORIZED or not _on(eng.catalog.qmgr, "AUTHOREV"):
+        return
+    build = events.not_authorized_sub if needed == "sub" else events.not_authorized_open_topic
+    _put(eng, events.QMGR_EVENT_QUEUE,
+         build(eng.name, caller(conn), options, topic, [str(n) for n in names]))
 
 
 def put_inhibited(conn: Connection, qname: str, qmname: str = "") -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, CMQCFC
 from mqpy.engine import fastpath
 from mqpy.errors import MQMIError
 
@@ -66,3 +66,43 @@ def test_queue_depth_low_after_high(depthq, monkeypatch, fast):
     assert [r for r, _ in perfm_events(depthq.qm)] == [CMQC.MQRC_Q_DEPTH_HIGH, CMQC.MQRC_Q_DEPTH_LOW]
     a = depthq.eng.lookup("QLOCAL", "EV.DEPTH").attributes
     assert (a["QDPHIEV"], a["QDPLOEV"]) == ("ENABLED", "DISABLED")
+
+
+class _RefusingTopics:
+    """An authority that lets everything through but topics."""
+
+    def check_connect(self, user, password, appl_name, channel, *, asserted, adopted=False):
+        return asserted if password is not None else user
+
+    def check_open(self, user, objtype, name, options, *, alternate_user=None):
+        return None
+
+    def check_topic(self, user, names, needed):
+        raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
+
+
+@pytest.mark.xfail(strict=True, reason="mqpy/pubsub/mqsub.py does not call instrumentation yet")
+def test_a_subscription_refused_2035_is_not_authorized_type_5(qmev):
+    """Given AUTHOREV(ENABLED) and a user with no sub authority on any topic, when MQSUB asks
+    for a managed subscription to ev/prices, then it fails 2035 and a Not Authorized event
+    with MQRQ_SUB_NOT_AUTHORIZED gives the MQSUB's options, the topic string and the topic
+    objects judged."""
+    eng = qmev.eng
+    before, eng.authority = eng.authority, _RefusingTopics()
+    eng.alter_qmgr({"AUTHOREV": "ENABLED"})
+    opts = CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED | CMQC.MQSO_NON_DURABLE
+    try:
+        sd = mqpy.SD(Options=opts)
+        sd.set_vs("ObjectString", "ev/prices")
+        with pytest.raises(MQMIError) as failed:
+            mqpy.Subscription(qmev.qm).sub(sub_desc=sd)
+    finally:
+        eng.authority = before
+    assert failed.value.reason == CMQC.MQRC_NOT_AUTHORIZED
+    got = [(m.header.Reason, dict(params(m))) for _, m in read_events(qmev.qm)]
+    assert len(got) == 1
+    reason, p = got[0]
+    assert (reason, p[CMQCFC.MQIACF_REASON_QUALIFIER], p[CMQCFC.MQIACF_SUB_OPTIONS],
+            p[CMQC.MQCA_TOPIC_STRING]) == (CMQC.MQRC_NOT_AUTHORIZED,
+                                            CMQCFC.MQRQ_SUB_NOT_AUTHORIZED, opts, "ev/prices")
+    assert "SYSTEM.BASE.TOPIC" in p[CMQCFC.MQCACF_ADMIN_TOPIC_NAMES]
