@@ -7,7 +7,15 @@ from __future__ import annotations
 import time
 
 from mqpy import CMQC
-from mqpy.engine import cluster, distlist, groups, msgselection, readahead, resolution
+from mqpy.engine import (
+    cluster,
+    distlist,
+    groups,
+    instrumentation,
+    msgselection,
+    readahead,
+    resolution,
+)
 from mqpy.engine.cluster import ClusterRoute
 from mqpy.engine.handle import Handle
 from mqpy.engine.mqmd import _refuse_header, _trusted
@@ -48,61 +56,70 @@ class OpenCalls:
             return distlist.open_list(self, od, options)
         if od.ObjectType == CMQC.MQOT_TOPIC:  # publishing (mqpy.pubsub)
             return mqsub.open_topic(self, od, options)  # type: ignore[arg-type]
+        with self.engine.lock:
+            try:
+                return self._open_queue(od, options, selector, no_model)
+            except MQMIError as err:  # an instrumentation event, if IBM reports this reason
+                instrumentation.open_refused(self, _strip(od.ObjectName),
+                                             _strip(od.ObjectQMgrName), options, err)
+                raise
+
+    def _open_queue(self, od: OD, options: int, selector: object, no_model: bool) -> int:
+        """MQOPEN of a queue, engine lock held: resolution, authority, the handle."""
         eng = self.engine
-        with eng.lock:
-            self.check_usable()
-            name = _strip(od.ObjectName)
-            qmname = _strip(od.ObjectQMgrName)
-            if od.ObjectType != CMQC.MQOT_Q:
-                raise _fail(CMQC.MQRC_OBJECT_TYPE_ERROR)
-            if not name:
-                raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
-            inputs = options & _INPUT_OPTS
-            if inputs & (inputs - 1):
-                raise _fail(CMQC.MQRC_OPTIONS_ERROR)
-            if not options & (_INPUT_OPTS | CMQC.MQOO_BROWSE | CMQC.MQOO_OUTPUT
-                              | CMQC.MQOO_INQUIRE | CMQC.MQOO_SET):
-                raise _fail(CMQC.MQRC_OPTIONS_ERROR)
-            if options & CMQC.MQOO_FAIL_IF_QUIESCING and eng.quiescing:
-                raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
-            alternate = _strip(od.AlternateUserId) \
-                if options & CMQC.MQOO_ALTERNATE_USER_AUTHORITY else None
-            if qmname and resolution.is_blank_qmgr_alias(eng.catalog, qmname):
-                qmname = ""  # IBM: an alias with a blank RQMNAME equates its name with blank
-            res, route = self._resolve_for_open(name, qmname, options, alternate)
-            obj, base = res.opened, res.target
-            # a cluster queue hosted elsewhere is authorised on the cluster transmission
-            # queue (IBM's default, ClusterQueueAccessControl=Xmitq)
-            checked = base if route is not None and obj.objtype == "QCLUSTER" else obj
-            eng.authority.check_open(self.user.decode("latin-1").strip(), checked.objtype,
-                                     checked.name, options, alternate_user=alternate)
-            dynamic = None
-            if base.objtype == "QMODEL" and no_model:
-                raise _fail(CMQC.MQRC_Q_TYPE_ERROR)
-            if base.objtype == "QMODEL":
-                base, dynamic = self._create_dynamic(base, _strip(od.DynamicQName))
-                obj = base
-                od.ObjectName = base.name
-                res = resolution.Resolved(base, base)
-            if res.remote and options & (_INPUT_OPTS | CMQC.MQOO_BROWSE):
-                raise _fail(CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE)
-            if (qmname and qmname != eng.name
-                    and options & (CMQC.MQOO_INQUIRE | CMQC.MQOO_SET)):
-                raise _fail(CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE)
-            mq = eng.catalog.queues[base.qid]
-            exclusive = self._exclusive_input(base, mq, inputs) if inputs else False
-            hobj = self.new_hobj()
-            h = Handle(hobj, obj, base, mq, options, exclusive, dynamic=dynamic,
-                       remote_q=res.remote_q, remote_qm=res.remote_qm, cluster=route)
-            h.selector = selector
-            self.handles[hobj] = h
-            _trusted(od, {"ResolvedQName": (res.remote_q or base.name).encode(),
-                          "ResolvedQMgrName": (res.remote_qm or eng.name).encode()})
-            if inputs:
-                eng._on_input_open(base)
-            eng.stats.mqi.opens += 1
-            self.accounting.mqi.opens += 1
-            return hobj
+        self.check_usable()
+        name = _strip(od.ObjectName)
+        qmname = _strip(od.ObjectQMgrName)
+        if od.ObjectType != CMQC.MQOT_Q:
+            raise _fail(CMQC.MQRC_OBJECT_TYPE_ERROR)
+        if not name:
+            raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+        inputs = options & _INPUT_OPTS
+        if inputs & (inputs - 1):
+            raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+        if not options & (_INPUT_OPTS | CMQC.MQOO_BROWSE | CMQC.MQOO_OUTPUT
+                          | CMQC.MQOO_INQUIRE | CMQC.MQOO_SET):
+            raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+        if options & CMQC.MQOO_FAIL_IF_QUIESCING and eng.quiescing:
+            raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
+        alternate = _strip(od.AlternateUserId) \
+            if options & CMQC.MQOO_ALTERNATE_USER_AUTHORITY else None
+        if qmname and resolution.is_blank_qmgr_alias(eng.catalog, qmname):
+            qmname = ""  # IBM: an alias with a blank RQMNAME equates its name with blank
+        res, route = self._resolve_for_open(name, qmname, options, alternate)
+        obj, base = res.opened, res.target
+        # a cluster queue hosted elsewhere is authorised on the cluster transmission
+        # queue (IBM's default, ClusterQueueAccessControl=Xmitq)
+        checked = base if route is not None and obj.objtype == "QCLUSTER" else obj
+        eng.authority.check_open(self.user.decode("latin-1").strip(), checked.objtype,
+                                 checked.name, options, alternate_user=alternate)
+        dynamic = None
+        if base.objtype == "QMODEL" and no_model:
+            raise _fail(CMQC.MQRC_Q_TYPE_ERROR)
+        if base.objtype == "QMODEL":
+            base, dynamic = self._create_dynamic(base, _strip(od.DynamicQName))
+            obj = base
+            od.ObjectName = base.name
+            res = resolution.Resolved(base, base)
+        if res.remote and options & (_INPUT_OPTS | CMQC.MQOO_BROWSE):
+            raise _fail(CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE)
+        if (qmname and qmname != eng.name
+                and options & (CMQC.MQOO_INQUIRE | CMQC.MQOO_SET)):
+            raise _fail(CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE)
+        mq = eng.catalog.queues[base.qid]
+        exclusive = self._exclusive_input(base, mq, inputs) if inputs else False
+        hobj = self.new_hobj()
+        h = Handle(hobj, obj, base, mq, options, exclusive, dynamic=dynamic,
+                   remote_q=res.remote_q, remote_qm=res.remote_qm, cluster=route)
+        h.selector = selector
+        self.handles[hobj] = h
+        _trusted(od, {"ResolvedQName": (res.remote_q or base.name).encode(),
+                      "ResolvedQMgrName": (res.remote_qm or eng.name).encode()})
+        if inputs:
+            eng._on_input_open(base)
+        eng.stats.mqi.opens += 1
+        self.accounting.mqi.opens += 1
+        return hobj
 
     def _resolve_for_open(self, name: str, qmname: str, options: int, alternate: str | None
                           ) -> tuple[resolution.Resolved, ClusterRoute | None]:

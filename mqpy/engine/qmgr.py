@@ -22,8 +22,8 @@ import threading
 import time
 
 from mqpy import CMQC, amqmsgs, errorlog
+from mqpy.engine import instrumentation, reports, resolution, triggers
 from mqpy.engine import records as R
-from mqpy.engine import reports, resolution, triggers
 from mqpy.engine.authority import AllowAll, Authority
 from mqpy.engine.catalog import Catalog
 from mqpy.engine.cluster import ClusterDirectory
@@ -87,6 +87,9 @@ class QueueManagerEngine:
         self.expiry_interval = 60.0  # seconds between expiry scans
         self._last_expiry_scan = time.monotonic()
         self.cluster: ClusterDirectory | None = None  # set by mqpy.inprocess.start
+        #: the queue manager's PERFMEV is ENABLED: the put and get paths then tell
+        #: ``instrumentation`` of depth changes (one attribute check when it is not)
+        self.perfm_events = False
         #: ``.conn``: the connection whose call defers its log forces on this thread
         #: (mqpy.loopcalls); the queue manager's own puts in that call defer with it.
         self.deferring = threading.local()
@@ -108,6 +111,7 @@ class QueueManagerEngine:
             qm.attributes.update({k: v for k, v in _qmgr_defaults().items()
                                   if k not in qm.attributes})
             eng.catalog.qmgr = qm.attributes
+            eng.perfm_events = instrumentation.perfm_enabled(qm.attributes)
             # nothing can connect before crtmqm ends: one log force and one pageset write
             # for all of them, not one each
             with eng.data.objects_together():
@@ -136,6 +140,7 @@ class QueueManagerEngine:
                 raise PagesetError(os.path.join(qmdir, "pageset00"),
                                    f"no queue manager object {name}")
             eng.catalog.qmgr = qm.attributes
+            eng.perfm_events = instrumentation.perfm_enabled(qm.attributes)
             # temporary dynamic queues do not survive a restart
             for obj in [o for o in eng.catalog.by_type("QLOCAL")
                         if o.attributes.get("DEFTYPE") == "TEMPDYN"]:
@@ -267,6 +272,8 @@ class QueueManagerEngine:
         if length > int(a.get("MAXMSGL", 4194304)):  # type: ignore[arg-type]
             raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q)
         if mq.count - mq.getting >= int(a.get("MAXDEPTH", 5000)):  # type: ignore[arg-type]
+            if self.perfm_events:
+                instrumentation.queue_full(self, base, mq)
             raise _fail(CMQC.MQRC_Q_FULL)
         record = R.encode_message(now, md_bytes, body, flags=R.message_flags(md_bytes))
         expiry_at = now + expiry / 10.0 if expiry > 0 else 0.0
@@ -288,6 +295,8 @@ class QueueManagerEngine:
             (counters.put1s if put1 else counters.puts)[p] += 1
             counters.put_bytes[p] += length
         qs.depth_seen(mq.count - mq.getting)
+        if self.perfm_events:
+            instrumentation.after_put(self, base, mq)
         return lsn
 
     def _enqueue(self, conn: Connection | None, base: ObjectDef, mq: MessageQueue,
@@ -559,6 +568,8 @@ class QueueManagerEngine:
                 "%Y-%m-%d"), time.strftime("%H.%M.%S")
             self.data.log_object("alter", new)
             obj.attributes = new.attributes
+            if obj.objtype == "QMGR":
+                self.perfm_events = instrumentation.perfm_enabled(obj.attributes)
             return obj
 
     def alter_qmgr(self, attributes: dict[str, object]) -> None:
@@ -679,10 +690,19 @@ class QueueManagerEngine:
         if user is not None or password is not None or channel is not None \
                 or asserted is not None:
             default = conn.user.decode("latin-1").strip()
-            run_as = self.authority.check_connect(
-                default if user is None else user, password,
-                conn.appl_name.decode("latin-1"), channel, asserted=asserted or default,
-                adopted=adopted)
+            try:
+                run_as = self.authority.check_connect(
+                    default if user is None else user, password,
+                    conn.appl_name.decode("latin-1"), channel, asserted=asserted or default,
+                    adopted=adopted)
+            except MQMIError as err:
+                if err.reason == CMQC.MQRC_NOT_AUTHORIZED:
+                    conn.channel, conn.conname = channel or "", conname or ""
+                    csp = password is not None
+                    instrumentation.connect_refused(
+                        self, conn, user=(asserted or default) if csp else (user or default),
+                        csp_user=user if csp else None)
+                raise
             conn.user = run_as[:12].encode("latin-1", "replace")
         conn.channel, conn.conname = channel or "", conname or ""
         with self.lock:

@@ -19,6 +19,10 @@ The rules, in IBM's order:
    remote-queue definition named like the destination queue is not used (rule 6 of the book).
 4. A reply-to queue alias is applied at put time when ReplyToQMgr is blank; otherwise the local
    queue manager's name fills a blank ReplyToQMgr.
+
+A failure about an alias's TARGET or a transmission queue says which object it found wrong
+(``base_name``, ``xmitq_name``, ``found_type``: an MQQT_* value), as the local and remote
+events report it (``mqpy.engine.instrumentation``).
 """
 
 from __future__ import annotations
@@ -33,6 +37,15 @@ from mqpy.errors import MQMIError
 
 def _fail(reason: int) -> MQMIError:
     return MQMIError(CMQC.MQCC_FAILED, reason)
+
+
+_QTYPE = {"QLOCAL": CMQC.MQQT_LOCAL, "QALIAS": CMQC.MQQT_ALIAS, "QREMOTE": CMQC.MQQT_REMOTE,
+          "QMODEL": CMQC.MQQT_MODEL, "QCLUSTER": CMQC.MQQT_CLUSTER}
+
+
+def _xmitq_fail(reason: int, name: str, obj: ObjectDef | None = None) -> MQMIError:
+    return MQMIError(CMQC.MQCC_FAILED, reason, xmitq_name=name,
+                     found_type=_QTYPE.get(obj.objtype, 0) if obj is not None else 0)
 
 
 @attrs.frozen
@@ -61,12 +74,14 @@ def _named_xmitq(cat: Catalog, name: str, *, default: bool) -> ObjectDef:
     """A transmission queue named by XMITQ or DEFXMITQ: must be a local queue, USAGE(XMITQ)."""
     obj = cat.queue_def(name)
     if obj is None:
-        raise _fail(CMQC.MQRC_UNKNOWN_DEF_XMIT_Q if default else CMQC.MQRC_UNKNOWN_XMIT_Q)
+        raise _xmitq_fail(CMQC.MQRC_UNKNOWN_DEF_XMIT_Q if default else CMQC.MQRC_UNKNOWN_XMIT_Q,
+                          name)
     if obj.objtype != "QLOCAL":
-        raise _fail(CMQC.MQRC_DEF_XMIT_Q_TYPE_ERROR if default else CMQC.MQRC_XMIT_Q_TYPE_ERROR)
+        raise _xmitq_fail(CMQC.MQRC_DEF_XMIT_Q_TYPE_ERROR if default
+                          else CMQC.MQRC_XMIT_Q_TYPE_ERROR, name, obj)
     if obj.attributes.get("USAGE") != "XMITQ":
-        raise _fail(CMQC.MQRC_DEF_XMIT_Q_USAGE_ERROR if default
-                    else CMQC.MQRC_XMIT_Q_USAGE_ERROR)
+        raise _xmitq_fail(CMQC.MQRC_DEF_XMIT_Q_USAGE_ERROR if default
+                          else CMQC.MQRC_XMIT_Q_USAGE_ERROR, name, obj)
     return obj
 
 
@@ -81,9 +96,9 @@ def xmitq_for(cat: Catalog, qmgr: str, xmitq: str = "", *,
     if same is not None and same is not via:
         if same.objtype != "QLOCAL":
             # e.g. another queue-manager alias: aliases never chain (and never loop)
-            raise _fail(CMQC.MQRC_XMIT_Q_TYPE_ERROR)
+            raise _xmitq_fail(CMQC.MQRC_XMIT_Q_TYPE_ERROR, same.name, same)
         if same.attributes.get("USAGE") != "XMITQ":
-            raise _fail(CMQC.MQRC_XMIT_Q_USAGE_ERROR)
+            raise _xmitq_fail(CMQC.MQRC_XMIT_Q_USAGE_ERROR, same.name, same)
         return same
     default = str(cat.qmgr.get("DEFXMITQ", "") or "").strip()
     if default:
@@ -92,11 +107,13 @@ def xmitq_for(cat: Catalog, qmgr: str, xmitq: str = "", *,
 
 
 def _alias_target(cat: Catalog, alias: ObjectDef) -> ObjectDef:
-    target = cat.queue_def(_attr(alias, "TARGET"))
+    base = _attr(alias, "TARGET")
+    target = cat.queue_def(base)
     if target is None:
-        raise _fail(CMQC.MQRC_UNKNOWN_ALIAS_BASE_Q)
+        raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_ALIAS_BASE_Q, base_name=base)
     if target.objtype not in ("QLOCAL", "QREMOTE"):
-        raise _fail(CMQC.MQRC_ALIAS_BASE_Q_TYPE_ERROR)
+        raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_ALIAS_BASE_Q_TYPE_ERROR, base_name=base,
+                        found_type=_QTYPE.get(target.objtype, 0))
     return target
 
 
