@@ -44,7 +44,7 @@ from typing import Any, Protocol
 
 import trio
 
-from mqpy import CMQC, config
+from mqpy import CMQC, config, events
 from mqpy.admission import Admissions, LogLimiter
 from mqpy.channelcommands import INITQ
 from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
@@ -62,7 +62,7 @@ from mqpy_chinit.mca import QmFactory
 from mqpy_chinit.responder import Responder
 from mqpy_chinit.sender_mca import SenderMCA
 from mqpy_chinit.startstop import ChannelControl
-from mqpy_chinit.states import ChannelState, ChannelStatus
+from mqpy_chinit.states import ChannelState, ChannelStatus, add_state_observer
 from mqpy_chinit.statestore import RememberedStates
 from mqpy_chinit.supervision import mq_reasons, split_qmgr_gone
 
@@ -238,10 +238,50 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
                 await self._restore_states()
                 nursery.start_soon(self._while_qmgr_runs, self._serve_initq)
                 nursery.start_soon(self._while_qmgr_runs, self._channel_statistics)
+                nursery.start_soon(self._while_qmgr_runs, self._channel_events)
                 if self.cluster_cache and hasattr(self.admin, "display"):
                     nursery.start_soon(self._while_qmgr_runs, self._repository_manager)
                 self.log("AMQ8024I", "IBM MQ channel initiator started.")
             task_status.started()
+
+    async def _channel_events(self) -> None:
+        """Channel events (``mqpy.events.ChannelEvents``): this channel initiator's channels'
+        state changes, kept by a state observer, put on SYSTEM.ADMIN.CHANNEL.EVENT as the
+        queue manager's CHLEV wants, from a worker thread, each time some are kept. Its MQI
+        connection is made at the first event kept while CHLEV is not DISABLED."""
+        token = trio.lowlevel.current_trio_token()
+        ready = [trio.Event()]
+
+        def wake() -> None:
+            try:
+                token.run_sync_soon(ready[0].set)
+            except trio.RunFinishedError:
+                pass
+
+        kept = events.ChannelEvents(self.qmgr_name, on_pending=wake)
+
+        def observe(status: ChannelStatus) -> None:
+            if self.statuses.get(status.channel) is status:  # (not another's in-process)
+                kept.observe(status)
+
+        stop = add_state_observer(observe)
+        qm = None
+        try:
+            while True:
+                await ready[0].wait()
+                ready[0] = trio.Event()
+                if qm is None:  # (none while CHLEV is DISABLED, IBM's default)
+                    chlev = await trio.to_thread.run_sync(self.admin.qmgr_attribute, "CHLEV")
+                    if str(chlev or "DISABLED") == "DISABLED":
+                        kept.pending.clear()
+                        continue
+                    qm = await trio.to_thread.run_sync(self.connect_qm)
+                await trio.to_thread.run_sync(kept.put_pending, qm)
+        finally:
+            stop()
+            if qm is not None:
+                with trio.CancelScope(shield=True):
+                    await trio.to_thread.run_sync(_quietly_disconnect, qm)
 
     async def _repository_manager(self) -> None:
         """The repository manager (``cluster.supervisor``). Its modules (most of the cluster
@@ -393,3 +433,11 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
     def _key_repository(self) -> str:
         """QMGR SSLKEYR: the directory of the queue manager's PEM files (``tls``)."""
         return str(self._qmgr_attr("SSLKEYR") or "").strip()
+
+
+def _quietly_disconnect(qm: Any) -> None:
+    """MQDISC of a connection whose queue manager may have gone already."""
+    try:
+        qm.disconnect()
+    except MQMIError:
+        pass

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
 
 from mqpy import CMQC
-from mqpy.engine import fastpath, groups, msgselection, propdelivery
+from mqpy.engine import fastpath, groups, instrumentation, msgselection, propdelivery
 from mqpy.engine import records as R
 from mqpy.engine.datamgr import UowBackedOut
 from mqpy.engine.fastpath import GENERAL, NO_MESSAGE
@@ -349,6 +349,7 @@ class GetCalls(GroupGetCalls):
             raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
         if not browse and (h.obj.attributes.get("GET") == "DISABLED"
                            or h.base.attributes.get("GET") == "DISABLED"):
+            instrumentation.get_inhibited(self, h.obj.name)
             raise _fail(CMQC.MQRC_GET_INHIBITED)
         if max_length is not None and max_length < 0:
             raise _fail(CMQC.MQRC_BUFFER_LENGTH_ERROR)
@@ -483,6 +484,8 @@ class GetCalls(GroupGetCalls):
                 counters.gets[p] += 1
                 counters.get_bytes[p] += n
             qs.performance.dequeued += 1  # (MsgDeqCount since the last reset)
+            if eng.perfm_events:
+                instrumentation.after_get(eng, h.base, h.mq)
             qs.time_on_q_total[p] += max(0.0, now - put_time)
             qs.time_on_q_count[p] += 1
 
@@ -630,6 +633,8 @@ class GetCalls(GroupGetCalls):
         qs.gets[p] += count
         qs.get_bytes[p] += length
         qs.performance.dequeued += count  # (MsgDeqCount since the last reset)
+        if self.engine.perfm_events:
+            instrumentation.after_get(self.engine, h.base, h.mq)
         acc = c.conn_queue
         c.conn_mqi.gets[p] += count
         c.conn_mqi.get_bytes[p] += length

@@ -7,7 +7,15 @@ from __future__ import annotations
 import time
 
 from mqpy import CMQC
-from mqpy.engine import distlist, fastpath, groups, propdelivery, putstatus, resolution
+from mqpy.engine import (
+    distlist,
+    fastpath,
+    groups,
+    instrumentation,
+    propdelivery,
+    putstatus,
+    resolution,
+)
 from mqpy.engine import records as R
 from mqpy.engine.cluster import ClusterRoute
 from mqpy.engine.fastpath import GENERAL
@@ -351,6 +359,8 @@ class PutCalls(GroupPutCalls):
         acc.puts[p] += 1
         acc.put_bytes[p] += length
         qs.depth_seen(mq.count - mq.getting)
+        if eng.perfm_events:
+            instrumentation.after_put(eng, h.base, mq)
         if stored is not None:
             stored.append(md_bytes)
         if pmo is not None:
@@ -591,6 +601,7 @@ class PutCalls(GroupPutCalls):
         competing = h.cluster is not None and h.cluster.with_local  # base: the last choice
         if h.obj.attributes.get("PUT") == "DISABLED" or (
                 not competing and h.base.attributes.get("PUT") == "DISABLED"):
+            instrumentation.put_inhibited(self, h.obj.name)
             raise _fail(CMQC.MQRC_PUT_INHIBITED)
 
     def _choose_route(self, h: Handle) -> ClusterRoute | None:
@@ -612,6 +623,7 @@ class PutCalls(GroupPutCalls):
             if target is None or target.objtype != "QLOCAL":
                 raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
             if target.attributes.get("PUT") == "DISABLED":
+                instrumentation.put_inhibited(self, h.obj.name)
                 raise _fail(CMQC.MQRC_PUT_INHIBITED)
             h.base = target
             h.mq = eng.catalog.queues[target.qid]

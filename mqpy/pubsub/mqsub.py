@@ -44,6 +44,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from mqpy import CMQC
+from mqpy.engine import instrumentation
 from mqpy.engine.handle import Handle
 from mqpy.engine.mqmd import _refuse_header, _trusted
 from mqpy.engine.objects import ObjectDef
@@ -102,11 +103,16 @@ def _topic_of(conn: Connection, object_name: str, object_string: str
     return topic, obj
 
 
-def _authorised(conn: Any, topic: str, needed: str) -> None:
-    """``needed`` ("pub", "sub") on the topic, up the tree (rule 8): else 2035."""
+def _authorised(conn: Any, topic: str, needed: str, options: int) -> None:
+    """``needed`` ("pub", "sub") on the topic, up the tree (rule 8): else 2035 (with AUTHOREV
+    ENABLED, a Not Authorized event: type 2 for "pub", type 5 for "sub")."""
     reg = registry_for(conn.engine)
-    conn.engine.authority.check_topic(conn.user.decode("latin-1").strip(),
-                                      topictree.authority_objects(reg.tree(), topic), needed)
+    names = topictree.authority_objects(reg.tree(), topic)
+    try:
+        conn.engine.authority.check_topic(conn.user.decode("latin-1").strip(), names, needed)
+    except MQMIError as err:
+        instrumentation.topic_refused(conn, topic, names, needed, options, err)
+        raise
 
 
 def open_topic(conn: Connection, od: OD, options: int) -> int:
@@ -123,7 +129,7 @@ def open_topic(conn: Connection, od: OD, options: int) -> int:
         topic, obj = _topic_of(conn, _strip(od.ObjectName), _vs(od, "ObjectString"))
         if admintopic.publish_error(topic):  # $SYS/MQ is the queue manager's to publish in
             raise _fail(admintopic.publish_error(topic))
-        _authorised(conn, topic, "pub")
+        _authorised(conn, topic, "pub", options)
         hobj = conn.new_hobj()
         conn.handles[hobj] = TopicHandle(hobj, obj, obj, None, options,  # type: ignore[arg-type]
                                          topic=topic)
@@ -180,7 +186,7 @@ class SubscribeCalls:
             :topicstrings.fixed_prefix_levels(topic, scheme)])
         tree = reg.tree()
         durable = bool(opts & CMQC.MQSO_DURABLE)
-        _authorised(self, fixed, "sub")
+        _authorised(self, fixed, "sub", opts)
         if reg.topic_attribute(fixed, "SUB", tree) == "DISABLED":
             raise _fail(CMQC.MQRC_SUB_INHIBITED)
         if durable and reg.topic_attribute(fixed, "DURSUB", tree) == "NO":
@@ -267,7 +273,7 @@ class SubscribeCalls:
                 ) -> tuple[int, int]:
         """An existing subscription, resumed (or altered: MQSO_ALTER)."""
         opts = sd.Options
-        _authorised(self, sub.topic, "sub")
+        _authorised(self, sub.topic, "sub", opts)
         if opts & CMQC.MQSO_ALTER:
             self._alter(reg, sub, sd, hobj)
         if hobj not in (CMQC.MQHO_NONE, 0) and not sub.managed:

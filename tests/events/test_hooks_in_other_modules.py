@@ -1,6 +1,6 @@
-"""Events whose reason is raised in modules of the put and get paths (mqput.py, mqget.py):
-the hook functions are in ``mqpy.engine.instrumentation``; the calls to them are not in
-those modules yet, so these tests are expected to fail until they are."""
+"""Events whose reason is raised in the put and get paths (mqput.py, mqget.py) and in
+publish/subscribe's authority check (mqsub.py): the hook functions are in
+``mqpy.engine.instrumentation``, called there."""
 
 from __future__ import annotations
 
@@ -13,13 +13,7 @@ from mqpy.errors import MQMIError
 
 from ._support import get, high_then_full, params, perfm_events, put, read_events
 
-NEEDS_MQPUT_HOOK = pytest.mark.xfail(
-    strict=True, reason="mqpy/engine/mqput.py does not call instrumentation yet")
-NEEDS_MQGET_HOOK = pytest.mark.xfail(
-    strict=True, reason="mqpy/engine/mqget.py does not call instrumentation yet")
 
-
-@NEEDS_MQPUT_HOOK
 def test_put_inhibited_is_an_event_while_inhibtev_is_enabled(qmev):
     """Given INHIBTEV(ENABLED) and a queue PUT(DISABLED), when an MQPUT is refused 2051, then a
     Put Inhibited event names the queue."""
@@ -32,7 +26,6 @@ def test_put_inhibited_is_an_event_while_inhibtev_is_enabled(qmev):
     assert [(r, p[CMQC.MQCA_Q_NAME]) for r, p in got] == [(CMQC.MQRC_PUT_INHIBITED, "EV.NOPUT")]
 
 
-@NEEDS_MQGET_HOOK
 def test_get_inhibited_is_an_event_while_inhibtev_is_enabled(qmev):
     """Given INHIBTEV(ENABLED) and a queue GET(DISABLED), when an MQGET is refused 2016, then a
     Get Inhibited event names the queue."""
@@ -47,14 +40,12 @@ def test_get_inhibited_is_an_event_while_inhibtev_is_enabled(qmev):
     assert [(r, p[CMQC.MQCA_Q_NAME]) for r, p in got] == [(CMQC.MQRC_GET_INHIBITED, "EV.NOGET")]
 
 
-@NEEDS_MQPUT_HOOK
 def test_queue_depth_high_on_the_fast_put_path(depthq):
     """Given the depth queue and the fast paths on (the usual put), when it fills, then Queue
     Depth High and Queue Full are events as on the general path."""
     high_then_full(depthq)
 
 
-@NEEDS_MQGET_HOOK
 @pytest.mark.parametrize("fast", [True, False], ids=["fast paths", "general paths"])
 def test_queue_depth_low_after_high(depthq, monkeypatch, fast):
     """Given the depth queue after a Queue Depth High event, when gets bring it to two
@@ -81,7 +72,6 @@ class _RefusingTopics:
         raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
 
 
-@pytest.mark.xfail(strict=True, reason="mqpy/pubsub/mqsub.py does not call instrumentation yet")
 def test_a_subscription_refused_2035_is_not_authorized_type_5(qmev):
     """Given AUTHOREV(ENABLED) and a user with no sub authority on any topic, when MQSUB asks
     for a managed subscription to ev/prices, then it fails 2035 and a Not Authorized event
