@@ -71,13 +71,18 @@ def caller(conn: Connection) -> Caller:
 
 def _put(eng: QueueManagerEngine, queue: str, msg: PCFMessage) -> bool:
     """Put one event message as the queue manager (IBM's event MQMD: a datagram in format
-    MQEVENT, put by the queue manager, not persistent); False if it could not be put (lost,
-    as IBM's are)."""
+    MQEVENT, put by the queue manager, its persistence and priority the event queue's
+    DEFPSIST and DEFPRTY); False if it could not be put (lost, as IBM's are)."""
     date, tod = _put_timestamp(time.time())
-    md = MD(Format=CMQC.MQFMT_EVENT, MsgType=CMQC.MQMT_DATAGRAM,
-            Persistence=CMQC.MQPER_NOT_PERSISTENT, PutApplType=CMQC.MQAT_QMGR,
-            PutApplName=eng.name[:28].encode("latin-1", "replace"), PutDate=date, PutTime=tod)
     with eng.lock:  # _system_put answers False for a put that failed: the event is lost
+        found = eng.catalog.queue_def(queue)
+        attrs_ = found.attributes if found is not None else {}
+        md = MD(Format=CMQC.MQFMT_EVENT, MsgType=CMQC.MQMT_DATAGRAM,
+                Persistence=CMQC.MQPER_PERSISTENT if attrs_.get("DEFPSIST") == "YES"
+                else CMQC.MQPER_NOT_PERSISTENT,
+                Priority=int(attrs_.get("DEFPRTY", 0) or 0), PutApplType=CMQC.MQAT_QMGR,
+                PutApplName=eng.name[:28].encode("latin-1", "replace"), PutDate=date,
+                PutTime=tod)
         return eng._system_put(queue, "", md, build(msg), dead_letter=False)
 
 
