@@ -31,16 +31,19 @@ QM = "QM1"
 class QMgrHarness(EmbeddedQMgr):
     """The queue manager under test, seen from outside: connections, admin, restarts."""
 
-    def __init__(self, root: str) -> None:
-        super().__init__(QM, root)
+    def __init__(self, root: str, *, create: bool = True) -> None:
+        super().__init__(QM, root, create=create)
 
     def define(self, name: str, attributes: dict | None = None, objtype: str = "QLOCAL"):
         return self.eng.define(objtype, name, attributes or {})
 
 
 @pytest.fixture
-def qmgr(tmp_path):
-    yield from ended_at_teardown(QMgrHarness(str(tmp_path)))
+def qmgr(tmp_path, _templates):
+    """QM1 in the test's own data path (``tmp_path``): the session's freshly created QM1
+    copied there and started."""
+    _restore(_templates(QM), str(tmp_path))
+    yield from ended_at_teardown(QMgrHarness(str(tmp_path), create=False))
 
 
 @pytest.fixture
@@ -82,7 +85,7 @@ def _templates(tmp_path_factory):
 
 
 def _restore(template_root: str, root: str) -> None:
-    shutil.copytree(template_root, root)
+    shutil.copytree(template_root, root, dirs_exist_ok=True)
     ini = os.path.join(root, "mqs.ini")
     if os.path.exists(ini):
         with open(ini) as f:
