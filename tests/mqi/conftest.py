@@ -39,10 +39,10 @@ class QMgrHarness(EmbeddedQMgr):
 
 
 @pytest.fixture
-def qmgr(tmp_path, _templates):
-    """QM1 in the test's own data path (``tmp_path``): the session's freshly created QM1
-    copied there and started."""
-    _restore(_templates(QM), str(tmp_path))
+def qmgr(tmp_path, created_qmgr):
+    """QM1 created in the test's own data path (``tmp_path``, a copy of crtmqm's) and
+    started."""
+    created_qmgr(QM, str(tmp_path))
     yield from ended_at_teardown(QMgrHarness(str(tmp_path), create=False))
 
 
@@ -85,7 +85,7 @@ def _templates(tmp_path_factory):
 
 
 def _restore(template_root: str, root: str) -> None:
-    shutil.copytree(template_root, root, dirs_exist_ok=True)
+    shutil.copytree(template_root, root)
     ini = os.path.join(root, "mqs.ini")
     if os.path.exists(ini):
         with open(ini) as f:

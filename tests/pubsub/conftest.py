@@ -16,11 +16,12 @@ class Embedded(EmbeddedQMgr):
     """The queue manager under test: its engine, connections, MQSC and restarts."""
 
     def __init__(self, root: str) -> None:
-        super().__init__(QM, root)
+        super().__init__(QM, root, create=False)
 
 
 @pytest.fixture
-def qmgr(tmp_path):
+def qmgr(tmp_path, created_qmgr):
+    created_qmgr(QM, str(tmp_path))
     yield from ended_at_teardown(Embedded(str(tmp_path)))
 
 
