@@ -3,7 +3,9 @@ then it has not loaded what it never uses: the embedded engine (``mqpy.engine``)
 control commands the Spark reports and the web console's server.
 
 Each check runs a new interpreter (``sys.modules`` of this one holds everything the suite
-imported) with its data root in a temporary directory, and reads back the modules loaded.
+imported) with its data root in a temporary directory, and reads back the modules loaded; a
+probe that only imports is run once for this file, and each check asking it reads its
+modules.
 """
 
 from __future__ import annotations
@@ -31,12 +33,24 @@ def _env(data_path: str) -> dict[str, str]:
     return env
 
 
+#: code -> the modules a fresh interpreter had loaded once it ran: a probe that only imports
+#: (``import X``: it reads no data path) is the same in every test that asks it, and its
+#: interpreter is started once for this file, not once per test
+_IMPORTED: dict[str, frozenset[str]] = {}
+
+
 def _modules_after(code: str, data_path: str) -> set[str]:
     """The names in sys.modules once ``code`` has run in a fresh interpreter."""
+    only_imports = all(line.startswith("import ") for line in code.splitlines())
+    if only_imports and code in _IMPORTED:
+        return set(_IMPORTED[code])
     probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", probe], env=_env(data_path),
                          capture_output=True, text=True, check=True, timeout=120)
-    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+    modules = set(json.loads(out.stdout.strip().splitlines()[-1]))
+    if only_imports:
+        _IMPORTED[code] = frozenset(modules)
+    return modules
 
 
 def _holds(code: str, data_path: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from mqpy import config, inprocess
+from mqpy import inprocess
 from tests.support import channel_pair
 from tests.support.channel_pair import DLQ
 from tests.support.daemon_pair import killed_at_end
@@ -14,11 +14,11 @@ from tests.support.qmgr import QMgr
 
 
 @pytest.fixture
-def two_qmgrs(tmp_path):
+def two_qmgrs(tmp_path, created_qmgr):
     made = []
     for name in ("QM1", "QM2"):
         root = str(tmp_path / name)
-        inprocess.create(name, root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
+        created_qmgr(name, root, "SYSTEM.DEAD.LETTER.QUEUE")
         made.append(QMgr(name, root, inprocess.start(name, root)))
     yield made
     inprocess.stop_all()
@@ -30,16 +30,13 @@ site = pytest.fixture(killed_at_end, name="site")
 
 
 @pytest.fixture
-def make_qmgr(tmp_path):
+def make_qmgr(tmp_path, created_qmgr):
     """make_qmgr(name, dlq=True, channels=None) -> QMgr: a fresh embedded queue manager
     (with SYSTEM.DEAD.LETTER.QUEUE as its DLQ unless dlq=False; ``channels`` is qm.ini's
     Channels stanza)."""
     def make(name: str, dlq: bool = True, channels: dict[str, str] | None = None) -> QMgr:
         root = str(tmp_path / name)
-        cfg = None
-        if channels is not None:
-            cfg = config.QMgrConfig(name, "", channels=channels)
-        inprocess.create(name, root, dead_letter_queue=DLQ if dlq else "", cfg=cfg)
+        created_qmgr(name, root, DLQ if dlq else "", channels)
         return QMgr(name, root, inprocess.start(name, root))
     yield make
     inprocess.stop_all()

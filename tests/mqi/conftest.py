@@ -31,16 +31,19 @@ QM = "QM1"
 class QMgrHarness(EmbeddedQMgr):
     """The queue manager under test, seen from outside: connections, admin, restarts."""
 
-    def __init__(self, root: str) -> None:
-        super().__init__(QM, root)
+    def __init__(self, root: str, *, create: bool = True) -> None:
+        super().__init__(QM, root, create=create)
 
     def define(self, name: str, attributes: dict | None = None, objtype: str = "QLOCAL"):
         return self.eng.define(objtype, name, attributes or {})
 
 
 @pytest.fixture
-def qmgr(tmp_path):
-    yield from ended_at_teardown(QMgrHarness(str(tmp_path)))
+def qmgr(tmp_path, created_qmgr):
+    """QM1 created in the test's own data path (``tmp_path``, a copy of crtmqm's) and
+    started."""
+    created_qmgr(QM, str(tmp_path))
+    yield from ended_at_teardown(QMgrHarness(str(tmp_path), create=False))
 
 
 @pytest.fixture

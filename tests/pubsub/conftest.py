@@ -15,13 +15,14 @@ QM = "PSQM"
 class Embedded(EmbeddedQMgr):
     """The queue manager under test: its engine, connections, MQSC and restarts."""
 
-    def __init__(self, root: str) -> None:
-        super().__init__(QM, root)
+    def __init__(self, root: str, *, create: bool = True) -> None:
+        super().__init__(QM, root, create=create)
 
 
 @pytest.fixture
-def qmgr(tmp_path):
-    yield from ended_at_teardown(Embedded(str(tmp_path)))
+def qmgr(tmp_path, created_qmgr):
+    created_qmgr(QM, str(tmp_path))
+    yield from ended_at_teardown(Embedded(str(tmp_path), create=False))
 
 
 class Mode:
