@@ -60,7 +60,7 @@ def _all_arrive_once_in_order(site: Installation) -> None:
     assert came(lambda: daemon_pair._progress(site) >= COUNT, 120), \
         f"only {daemon_pair._progress(site)} of {COUNT} arrived"
     time.sleep(1.0)  # a duplicate would arrive now, if there were one
-    assert daemon_pair._drain(site) == [b"%05d" % i for i in range(COUNT)]
+    assert daemon_pair.drain(site) == [b"%05d" % i for i in range(COUNT)]
     assert daemon_pair.depth(site, "QM1", "QM2") == 0
 
 

@@ -20,7 +20,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, inprocess
-from tests.support.daemon_pair import bind, command_server, depth, mqsc_here, two_daemons
+from tests.support.daemon_pair import bind, command_server, depth, drain, mqsc_here, two_daemons
 from tests.support.endings import came
 from tests.support.installation import Installation
 from tests.support.ports import free_port
@@ -80,17 +80,7 @@ def _end_promptly(site: Installation, name: str) -> None:
 def _all_arrive_once_in_order(site: Installation) -> None:
     assert came(lambda: _arrived(site) >= N, 120), f"only {_arrived(site)} of {N} arrived"
     time.sleep(1.0)  # a duplicate would arrive now, if there were one
-    qm = bind(site, "QM1")
-    got = mqpy.Queue(qm, "TARGET", CMQC.MQOO_INPUT_AS_Q_DEF)
-    data = []
-    while True:
-        try:
-            data.append(got.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)))
-        except mqpy.MQMIError as e:
-            assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
-            break
-    qm.commit()
-    qm.disconnect()
+    data = drain(site, "QM1")
     assert data == [b"%05d" % i for i in range(N)]
     assert depth(site, "QM2", "QM1") == 0
 

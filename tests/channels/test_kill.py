@@ -11,7 +11,6 @@ import pytest
 from mqpy import inprocess
 from tests.support.daemon_pair import (
     N,
-    _drain,
     _pid,
     _progress,
     _put_persistent,
@@ -21,6 +20,7 @@ from tests.support.daemon_pair import (
     all_arrive_once_in_order,
     bind,
     depth,
+    drain,
     idle_then_killed,
     killed_at_end,
 )
@@ -91,7 +91,7 @@ def test_sending_qmgr_killed_right_after_a_confirmed_batch(site):
     _put_persistent(site, 10, 10)  # the trigger starts the channel again, if need be
     wait_for(lambda: _progress(site) >= 20 and depth(site, "QM1", "QM2") == 0, 60)
     time.sleep(1.0)  # a duplicate would arrive now, if there were one
-    data = _drain(site)
+    data = drain(site)
     assert data == [b"%05d" % i for i in range(20)]
     eng_qm = bind(site, "QM1")
     try:

@@ -108,7 +108,7 @@ def all_arrive_once_in_order(site) -> None:
         assert time.monotonic() < deadline, f"only {_progress(site)} of {N} arrived"
         time.sleep(0.2)
     time.sleep(1.0)  # a duplicate would arrive now, if there were one
-    data = _drain(site)
+    data = drain(site)
     assert len(data) == N, f"{len(data)} messages for {N} sent"
     assert data == [b"%05d" % i for i in range(N)]
     assert depth(site, "QM1", "QM2") == 0
@@ -124,10 +124,10 @@ def _put_persistent(site, first: int, count: int) -> None:
     qm.disconnect()
 
 
-def _drain(site) -> list[bytes]:
-    """Every message on QM2's TARGET, got in order (in one unit of work: a persistent
+def drain(site, qmgr: str = "QM2") -> list[bytes]:
+    """Every message on ``qmgr``'s TARGET, got in order (in one unit of work: a persistent
     message got outside syncpoint forces the log each time)."""
-    qm = bind(site, "QM2")
+    qm = bind(site, qmgr)
     got = mqpy.Queue(qm, "TARGET", CMQC.MQOO_INPUT_AS_Q_DEF)
     data = []
     while True:
