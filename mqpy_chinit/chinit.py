@@ -247,8 +247,9 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
     async def _channel_events(self) -> None:
         """Channel events (``mqpy.events.ChannelEvents``): this channel initiator's channels'
         state changes, kept by a state observer, put on SYSTEM.ADMIN.CHANNEL.EVENT as the
-        queue manager's CHLEV wants, from a worker thread, each time some are kept. Its MQI
-        connection is made at the first event kept while CHLEV is not DISABLED."""
+        queue manager's CHLEV wants (asked of it each time), from a worker thread, each time some
+        are kept. Its MQI connection is made at the first event kept; none once the queue
+        manager quiesces (the events then are lost)."""
         token = trio.lowlevel.current_trio_token()
         ready = [trio.Event()]
 
@@ -270,11 +271,10 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
             while True:
                 await ready[0].wait()
                 ready[0] = trio.Event()
-                if qm is None:  # (none while CHLEV is DISABLED, IBM's default)
-                    chlev = await trio.to_thread.run_sync(self.admin.qmgr_attribute, "CHLEV")
-                    if str(chlev or "DISABLED") == "DISABLED":
-                        kept.pending.clear()
-                        continue
+                if svrconn.quiescing(self):  # (no question asked of a queue manager ending)
+                    kept.pending.clear()
+                    continue
+                if qm is None:
                     qm = await trio.to_thread.run_sync(self.connect_qm)
                 await trio.to_thread.run_sync(kept.put_pending, qm)
         finally:
