@@ -127,9 +127,6 @@ def _run(s: Site, how: str, puts: int, ending: str, options: int = 0) -> None:
     assert proc.stdout.strip() == "done", proc.stdout + proc.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="an MQCONNX's MQCNO options do not reach the queue "
-                   "manager over bindings or a client channel (the MQCONN flow's Options field "
-                   "is sent as 0): the change is in the accounting report")
 @pytest.mark.parametrize("how, puts", [("bindings", 8), ("client", 9)])
 def test_an_mqconnx_with_mqcno_accounting_mqi_enabled_writes_its_record(accounting_on, how,
                                                                         puts, request):
