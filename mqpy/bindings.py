@@ -84,12 +84,14 @@ def _appl_name() -> str:
 
 def connect(qmgr: str = "", data_path: str | None = None, *,
             security: mqiparams.ConnSecurity | None = None,
-            appl_name: str | None = None) -> BindingsConnection:
+            appl_name: str | None = None, options: int = 0) -> BindingsConnection:
     """MQCONN in bindings mode to queue manager ``qmgr`` (default: mqs.ini's default).
 
     ``security`` carries an MQCSP (user id and password, checked by CONNAUTH's CHCKLOCL, the
     connection then runs as that user once authenticated, with ADOPTCTX(YES)) and, for a
-    channel initiator only, the identity of the client it connects for. Refused: MQRC_NOT_AUTHORIZED (2035)."""
+    channel initiator only, the identity of the client it connects for. Refused: MQRC_NOT_AUTHORIZED (2035).
+    ``options``: an MQCONNX's MQCNO Options, sent in the MQCONN body's Options field (the
+    queue manager acts on the accounting ones only)."""
     name = qmgr.strip() or config.default_qmgr(data_path) or ""
     if not name:
         raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
@@ -106,7 +108,8 @@ def connect(qmgr: str = "", data_path: str | None = None, *,
         raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE) from None
     conn = BindingsConnection(sock, name)
     try:
-        reply = conn._call(_T.MQCONN, [(name, (appl_name or _appl_name())[:28]), security])
+        reply = conn._call(_T.MQCONN, [(name, (appl_name or _appl_name())[:28], options),
+                                        security])
     except MQMIError as e:
         if e.reason == CMQC.MQRC_CONNECTION_BROKEN:  # it went away before answering
             raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE) from None

@@ -590,7 +590,8 @@ class _Session:
             return mqiflows.encode_reply(d.verb, comp=_WARNING,
                                          reason=CMQC.MQRC_ALREADY_CONNECTED,
                                          values=[(self.engine.name, "")], hobj=self.conn.hconn)
-        (qmgr, appl), sec = d.values
+        names, sec = d.values
+        qmgr, appl = names
         if qmgr and qmgr != self.engine.name:
             raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
         # the user file, the error log and the authority records are files: everything
@@ -611,7 +612,18 @@ class _Session:
             if sec.asserts_identity and not sec.channel and sec.credentials is None \
                     and sec.user == self._owner():
                 args["user"] = None  # the owner's own MQ process (channel initiator): trusted
-        connect = functools.partial(self.engine.connect, appl or None, **args)
+        # the MQCNO's accounting options (the body's, or those of the client a channel
+        # initiator connects for): the only ones the queue manager acts on
+        options = (getattr(names, "options", 0) | (sec.options if sec is not None else 0)) \
+            & mqiparams.ACCOUNTING_OPTIONS
+        engine = self.engine
+
+        def connect() -> Any:
+            conn = engine.connect(appl or None, **args)
+            if options:  # (decided before its first call, as an embedded MQCONNX's are)
+                conn.account_as_asked(options)
+            return conn
+
         if args.get("password") is None:
             self.conn = await self._thread(connect)
         else:

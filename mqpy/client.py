@@ -131,19 +131,22 @@ def connect(qmgr: str, definition: ChannelDefinition, user: str | None = None,
                                   reconnect.mode_of_defrecon(definition.def_reconnect))
     instance, conv = conversation_on(definition, qmgr)
     conn = ClientConnection(instance, conv, qmgr)
-    _start_conversation(conn, qmgr, user, password)
+    _start_conversation(conn, qmgr, user, password, options)
     if mode.reconnects:
         conn._recon = _Reconnection(mode, [definition, *(alternatives or ())], qmgr, user,
                                     password, _timeout_of(ini.reconnect_timeout),
                                     reconnect.parse_recon_delay(ini.recon_delay),
-                                    conn.qmgr_name, instance.qmid)
+                                    conn.qmgr_name, instance.qmid, options=options)
     return conn
 
 
 def _start_conversation(conn: ClientConnection, qmgr: str, user: str | None,
-                        password: str | None) -> None:
+                        password: str | None, options: int = 0) -> None:
     """The user-id flows and the MQCONN on ``conn``'s new conversation; its Hconn and the
-    queue manager's name set. MQMIError (the conversation forgotten) when it fails."""
+    queue manager's name set. MQMIError (the conversation forgotten) when it fails.
+
+    The MQCONN carries the MQCNO ``options`` in its Options field, as IBM's client sends
+    them; the queue manager acts on the accounting ones only."""
     instance, conv = conn._instance, conn._conv
     assert instance is not None
     try:
@@ -156,7 +159,7 @@ def _start_conversation(conn: ClientConnection, qmgr: str, user: str | None,
         except OSError:
             conn._lost()
             raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None
-        reply = conn._exchange_once(_T.MQCONN, [(qmgr, _appl_name())], 0, ())
+        reply = conn._exchange_once(_T.MQCONN, [(qmgr, _appl_name(), options)], 0, ())
     except MQMIError:
         conn._forget()
         raise
@@ -236,6 +239,7 @@ class _Reconnection:
     last_error: tuple[int, int, str] = (CMQC.MQCC_OK, CMQC.MQRC_NONE, "")
     reconnector: int | None = None  #: the thread reconnecting
     lock: Any = attrs.Factory(threading.RLock)
+    options: int = 0  #: the MQCONNX's MQCNO options, which each reconnection's MQCONN sends
     next_handle: int = 1 << 24  #: application handles made when the queue manager's clash
 
     def new_handle(self) -> int:
@@ -733,7 +737,7 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
                 continue
             self._attach(instance, conv)
             try:
-                _start_conversation(self, recon.qmgr, recon.user, recon.password)
+                _start_conversation(self, recon.qmgr, recon.user, recon.password, recon.options)
             except MQMIError as e:
                 recon.last_error = (e.comp, e.reason, "")
                 self.broken = True

@@ -207,7 +207,7 @@ class QueueManager(MQObject):
             if user is not None:
                 security = mqiparams.ConnSecurity(Credentials(user, password or ""))
             try:
-                conn = bindings.connect(qm, data_path, security=security)
+                conn = bindings.connect(qm, data_path, security=security, options=options)
             except MQMIError as e:
                 if e.reason not in (CMQC.MQRC_Q_MGR_NOT_AVAILABLE, CMQC.MQRC_Q_MGR_NAME_ERROR) \
                         or not _client_environment():

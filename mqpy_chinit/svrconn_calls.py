@@ -58,6 +58,9 @@ class MQICalls:
                                          byte_order=self._reply_order())
         qmgr, appl = d.values[0]
         qmgr = qmgr.strip()
+        # the MQCNO options the client's MQCONN carries: the queue manager acts on the
+        # accounting ones only (the others are the client's own: reconnection, sharing)
+        options = getattr(d.values[0], "options", 0) & mqiparams.ACCOUNTING_OPTIONS
         if qmgr and not qmgr.startswith("*") and qmgr != self.chinit.qmgr_name:
             raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
         ident = self.identities.pop(cc.conv_id, None) or Identity()
@@ -78,10 +81,15 @@ class MQICalls:
             self.log(str(decision["msgid"]), f"{decision['text']} (WARN(YES): allowed)")
         security = mqiparams.ConnSecurity(ident.credentials, user=str(decision["user"]),
                                          channel=self.name, address=self.peer,
-                                         adopted=bool(decision.get("adopted")))
+                                         adopted=bool(decision.get("adopted")),
+                                         options=options)
         self.status.mcauser = security.user
         conn = await self.chinit.connect_for(security, appl)
         handle = conn.connection() if hasattr(conn, "connection") else conn
+        if options and hasattr(handle, "account_as_asked"):
+            # the daemon's own client host (FASTPATH) connects to its engine: applied here,
+            # before the first call, as the bindings listener applies a relayed MQCONN's
+            handle.account_as_asked(options)
         if appl and isinstance(getattr(handle, "appl_name", None), bytes):
             handle.appl_name = appl.encode("latin-1", "replace")[:28]
         cc.connect(loopcalls.mqi_port(handle, self.registry.limiter))

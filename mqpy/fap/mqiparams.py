@@ -33,6 +33,7 @@ from mqpy.structs.tables import (
 )
 
 __all__ = [
+    "ACCOUNTING_OPTIONS",
     "CSEC",
     "DECODED_KEPT",
     "MQCONN_BODY",
@@ -41,6 +42,7 @@ __all__ = [
     "BadStructure",
     "Bytes",
     "ConnBody",
+    "ConnNames",
     "ConnSecurity",
     "ConnSecurityItem",
     "Item",
@@ -362,26 +364,48 @@ MQCONN_BODY = cs.Struct(
 )  # 120
 
 
+#: An MQCNO's accounting options: the only ones the queue manager acts on at MQCONN (the
+#: others are the application side's: reconnection, handle sharing, the client binding)
+ACCOUNTING_OPTIONS = (CMQC.MQCNO_ACCOUNTING_MQI_ENABLED | CMQC.MQCNO_ACCOUNTING_MQI_DISABLED
+                      | CMQC.MQCNO_ACCOUNTING_Q_ENABLED | CMQC.MQCNO_ACCOUNTING_Q_DISABLED)
+
+
+class ConnNames(tuple):
+    """An MQCONN body's names, ``(qmgr, appl)`` (they unpack as a pair), with its Options:
+    the application's MQCNO Options, as IBM's client sends them in its MQCONN flow."""
+
+    options: int
+
+    def __new__(cls, qmgr: str, appl: str, options: int = 0) -> ConnNames:
+        names = super().__new__(cls, (qmgr, appl))
+        names.options = options
+        return names
+
+
 class ConnBody(Item):
-    """MQCONN's 120-byte body (``MQCONN_BODY``): queue-manager and application names."""
+    """MQCONN's 120-byte body (``MQCONN_BODY``): queue-manager and application names, and
+    the MQCNO Options (a value ``(qmgr, appl)`` or ``(qmgr, appl, options)``; unpacked as
+    :class:`ConnNames`)."""
 
     name = "MQCONN"
     size = MQCONN_BODY.sizeof()
 
-    def pack(self, value: tuple[str, str], byte_order: ByteOrder) -> bytes:
-        qmgr, appl = value
+    def pack(self, value: Sequence[Any], byte_order: ByteOrder) -> bytes:
+        qmgr, appl = value[0], value[1]
+        options = value[2] if len(value) > 2 else getattr(value, "options", 0)
         qmgr = text_field(qmgr, CMQC.MQ_Q_MGR_NAME_LENGTH, CMQC.MQRC_Q_MGR_NAME_ERROR)
         # a program's name (ApplName) goes as it fits: a character ISO 8859-1 lacks as "?"
         appl = appl.encode("latin-1", "replace").decode("latin-1")
         try:
             return MQCONN_BODY.build(
                 dict(QMgrName=qmgr, ApplName=appl[:28], ApplType=CMQC.MQAT_UNIX,
-                     AccountingToken=bytes(32), Options=0, XOptions=0),
+                     AccountingToken=bytes(32), Options=int(options) & 0xFFFFFFFF,
+                     XOptions=0),
                 little=byte_order == ByteOrder.LITTLE)
         except cs.ConstructError as exc:
             raise ValueError(f"MQCONN: {exc}") from None
 
-    def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[tuple[str, str], int]:
+    def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[ConnNames, int]:
         if pos + self.size > len(buf):
             raise invalid_data(f"MQCONN body of {len(buf) - pos} bytes, {self.size} needed")
         try:
@@ -389,7 +413,7 @@ class ConnBody(Item):
                                        little=byte_order == ByteOrder.LITTLE)
         except (cs.ConstructError, UnicodeDecodeError) as exc:
             raise invalid_data(f"MQCONN: {exc}") from None
-        return (parsed.QMgrName, parsed.ApplName), pos + self.size
+        return ConnNames(parsed.QMgrName, parsed.ApplName, parsed.Options), pos + self.size
 
 
 @attrs.frozen
@@ -400,7 +424,7 @@ class ConnSecurity:
     ``user`` / ``channel`` / ``address``: the identity a channel initiator connects *for*
     (a client's SVRCONN conversation): accepted only from a privileged peer. ``adopted``:
     the channel initiator took ``user`` from the MQCSP (ADOPTCTX), so the queue manager must
-    authenticate it whatever CHCKCLNT says.
+    authenticate it whatever CHCKCLNT says. ``options``: the client's MQCNO accounting options.
     """
 
     credentials: Credentials | None = None
@@ -408,6 +432,9 @@ class ConnSecurity:
     channel: str = ""
     address: str = ""
     adopted: bool = False
+    #: the MQCNO accounting options of the client a channel initiator connects for (its
+    #: MQCONN body is the channel initiator's own); carried as their bits in CSEC's Flags
+    options: int = 0
 
     @property
     def asserts_identity(self) -> bool:
@@ -438,6 +465,7 @@ CSEC = cs.Struct(
 )  # 356
 CSEC_HAS_CSP = 1
 CSEC_ADOPTED = 2  # UserId was taken from the MQCSP (ConnSecurity.adopted)
+# and the client's MQCNO_ACCOUNTING_* bits (ConnSecurity.options), which miss the two above
 
 
 class ConnSecurityItem(Item):
@@ -448,7 +476,7 @@ class ConnSecurityItem(Item):
             return text.encode("utf-8")[:size].ljust(size, b" ")
 
         flags = (CSEC_HAS_CSP if value.credentials else 0) | \
-            (CSEC_ADOPTED if value.adopted else 0)
+            (CSEC_ADOPTED if value.adopted else 0) | (value.options & ACCOUNTING_OPTIONS)
         head = CSEC.build(dict(Flags=flags,
                                UserId=blank(value.user, 64),
                                ChannelName=blank(value.channel, 20),
@@ -471,7 +499,8 @@ class ConnSecurityItem(Item):
             return raw.rstrip(b" \x00").decode("utf-8", "replace")
 
         return ConnSecurity(creds, text(head.UserId), text(head.ChannelName),
-                            text(head.ConnName), bool(head.Flags & CSEC_ADOPTED)), pos
+                            text(head.ConnName), bool(head.Flags & CSEC_ADOPTED),
+                            head.Flags & ACCOUNTING_OPTIONS), pos
 
 
 class Optional(Item):

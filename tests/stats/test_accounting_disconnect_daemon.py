@@ -127,9 +127,6 @@ def _run(s: Site, how: str, puts: int, ending: str, options: int = 0) -> None:
     assert proc.stdout.strip() == "done", proc.stdout + proc.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="an MQCONNX's MQCNO options do not reach the queue "
-                   "manager over bindings or a client channel (the MQCONN flow's Options field "
-                   "is sent as 0): the change is in the accounting report")
 @pytest.mark.parametrize("how, puts", [("bindings", 8), ("client", 9)])
 def test_an_mqconnx_with_mqcno_accounting_mqi_enabled_writes_its_record(accounting_on, how,
                                                                         puts, request):
@@ -176,3 +173,23 @@ def test_endmqm_writes_q_mgr_records_for_a_connected_application(tmp_path):
     finally:
         body.close()
     assert [m.get(CMQCFC.MQIAMO_DISC_TYPE) for m in records] == [CMQCFC.MQDISCONNECT_Q_MGR]
+
+
+@pytest.mark.parametrize("how, puts", [("bindings", 10), ("client", 11)])
+def test_an_mqconnx_with_mqcno_accounting_mqi_disabled_writes_no_record(accounting_on, how,
+                                                                       puts, request):
+    """Given ACCTMQI(ON) and ACCTCONO(ENABLED) on a strmqm'd queue manager, when an
+    application in another process makes an MQCONNX with MQCNO_ACCOUNTING_MQI_DISABLED and
+    options that are its own (MQCNO_HANDLE_SHARE_BLOCK: the queue manager acts on none of
+    them), puts N messages and disconnects, then no MQI accounting record counts them."""
+    if how == "bindings" and request.node.callspec.params["site"] == "FASTPATH":
+        pytest.skip("a bindings MQCONN is the same whatever the MQIBindType")
+    s = accounting_on
+    s.mqsc_here("ALTER QMGR ACCTCONO(ENABLED)\n")
+    try:
+        _run(s, how, puts, "mqdisc",
+             CMQC.MQCNO_ACCOUNTING_MQI_DISABLED | CMQC.MQCNO_HANDLE_SHARE_BLOCK)
+        records = _mqi_records_putting(s, puts, timeout=0.5)  # (written before MQDISC returns)
+    finally:
+        s.mqsc_here("ALTER QMGR ACCTCONO(DISABLED)\n")
+    assert records == []
