@@ -642,7 +642,7 @@ def test_a_cluster_receivers_puts_are_marked_as_put_by_a_cluster_channel(qm1):
         return mqpy.embedded("QM1", data_path=qm1.root, create=False)
 
     ci = ChannelInitiator("QM1", connect_qm, EngineAdmin(qm1))
-    assert ci._receiver_connect("RCVR") is connect_qm
+    assert ci._receiver_connect("RCVR") is ci.connect_qm  # (connect_qm, refused quiescing)
     qm = ci._receiver_connect("CLUSRCVR")()
     try:
         names = {c.appl_name.rstrip(b" \x00").decode() for c in qm1.connections.values()}
