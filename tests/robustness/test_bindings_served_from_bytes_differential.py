@@ -73,6 +73,11 @@ def _gets() -> list:
             ("IN", mqpy.MD(), gmo(Version=4), 3),
             ("IN", mqpy.MD(), gmo(Options=CMQC.MQGMO_ACCEPT_TRUNCATED_MSG, Version=2), 4),
             ("IN", mqpy.MD(Version=1), gmo(), _WHOLE),
+            # waiting: served at once when a message is there, else the waiting path's
+            ("IN", mqpy.MD(), gmo(Options=CMQC.MQGMO_WAIT, WaitInterval=0), _WHOLE),
+            ("IN", mqpy.MD(), gmo(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
+                                  WaitInterval=1, Version=2), _WHOLE),
+            ("IN", mqpy.MD(), gmo(Options=CMQC.MQGMO_WAIT, WaitInterval=-5), _WHOLE),  # 2090
             ("BROWSE", mqpy.MD(), gmo(Options=CMQC.MQGMO_BROWSE_NEXT), _WHOLE)]
 
 
