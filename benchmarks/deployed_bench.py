@@ -54,8 +54,7 @@ channel initiator, a listener and a SVRCONN defined with runmqsc: ``client_bench
   ``-tx``); non-persistent: outside syncpoint, no commits. ``reqresp_nonpersistent_1`` and
   ``_4``, ``reqresp_persistent_1`` and ``_4``: 1 or 4 bindings requesters;
   ``reqresp_client_nonpersistent_4``: 4 client requesters through the default
-  configuration (IBM's RR-CB: client requesters, bindings responders);
-  ``reqresp_client_nonpersistent_1``: the same with 1. As many responders
+  configuration (IBM's RR-CB: client requesters, bindings responders). As many responders
   as requesters, each a bindings application: IBM's harness runs at least as many
   responders as requesters (200 responder threads for 1 to 200 requesters), so that a
   request seldom waits for a free responder; here one a requester keeps that with the
@@ -154,8 +153,6 @@ REQUEST_REPLY: dict[str, dict] = {
     "reqresp_persistent_4": {"requesters": 4, "persistent": True},
     # IBM's RR-CB shape: client requesters (the default configuration), bindings responders
     "reqresp_client_nonpersistent_4": {"requesters": 4, "client": True},
-    # one client requester: the client host's and the requester's CPU a round trip alone
-    "reqresp_client_nonpersistent_1": {"requesters": 1, "client": True},
 }
 
 
