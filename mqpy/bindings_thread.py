@@ -355,8 +355,6 @@ class _Pipelined:
         reader.segments += 1
         replies.out.append(reply)
         replies.size += len(reply)
-        if kind == _GET and self.kept_get.fields.Options & _WAIT:
-            replies.size += REPLY_BATCH  # a waiting get's reply goes at once, alone
         return True
 
     def _async_reply(self, writer: SegmentWriter) -> bytes:

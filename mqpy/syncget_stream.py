@@ -3,19 +3,14 @@ answered straight from the bytes read.
 
 The busy thread (``mqpy.bindings_thread``) takes each MQGET of the common form (one whole
 little-endian segment: an MQMD version 2, an MQGMO that mqpy knows, BufferLength, lengths
-that add up) that selects no message by MsgId or CorrelId:
+that add up) that selects no message by MsgId or CorrelId and does not wait:
 ``engine.packed.get`` gets the next message with its MQMD packed as the general path fills
 the caller's, and :func:`serve` frames the reply from bytes: that MQMD, the request's MQGMO
 with ResolvedQName and ReturnedLength written in, the length and the message. Anything else
 -- another MQMD version, a selection, a message the engine's fast path leaves to the general
 one (none there, truncation, a COD report, properties ...), a handle not open for input, a
 call traced -- goes the general way, which gives what this gives
-(tests/performance_paths/test_bindings_sync_get.py holds the two alike). A get that waits
-(MQGMO_WAIT, a WaitInterval the waiting path takes) whose message is already there is
-served so at once, as the waiting path's first try serves it (a responder's get of the next
-request that came while it replied); one that must wait goes the waiting path
-(``bindings_thread``). The client host reads its requests with :func:`selecting` as they
-were read before: no wait.
+(tests/performance_paths/test_bindings_sync_get.py holds the two alike).
 """
 
 from __future__ import annotations
@@ -49,7 +44,6 @@ _GMO_SIZES = mqiflows.GMO_SIZES
 _OFFSETS = GMO._layout_.offsets
 _OPTIONS_AT, _MATCH_AT = _OFFSETS["Options"], _OFFSETS["MatchOptions"]
 _RESOLVED_AT, _RETURNED_AT = _OFFSETS["ResolvedQName"], _OFFSETS["ReturnedLength"]
-_WAIT_INTERVAL_AT = _OFFSETS["WaitInterval"]
 _GROUP_STATUS_AT = _OFFSETS["GroupStatus"]  # SegmentStatus and Segmentation follow
 assert _OFFSETS["SegmentStatus"] == _GROUP_STATUS_AT + 1
 assert _OFFSETS["Segmentation"] == _GROUP_STATUS_AT + 2
@@ -140,7 +134,7 @@ def _get_kept(conn: Any, data: bytes, start: int, limit: int, kept: KeptGet
     if data.startswith(head, start) and kept.limit == limit:
         end = start + len(head)
     else:
-        found = selecting(data, start, limit, True)
+        found = selecting(data, start, limit)
         if found is None:
             return None
         end, hobj, gmo, fields = found
@@ -208,12 +202,11 @@ def get_from_bytes(conn: Any, data: bytes, start: int, limit: int,
     return end, (md, _returned(gmo, fields.__dict__), length, length, message)
 
 
-def selecting(data: bytes, start: int, limit: int, waits: bool = False
-              ) -> tuple[int, int, bytes, _Options] | None:
+def selecting(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, _Options] | None:
     """(its end, Hobj, its MQGMO's bytes, what ``engine.packed.get`` reads of them) of the
-    MQGET of the common form at ``start`` of ``data`` (:func:`_request`, ``waits`` as it
-    takes it) that selects no message by MsgId or CorrelId; None for anything else."""
-    found = _request(data, start, limit, waits)
+    MQGET of the common form at ``start`` of ``data`` (:func:`_request`) that selects no
+    message by MsgId or CorrelId; None for anything else."""
+    found = _request(data, start, limit)
     if found is None:
         return None
     end, hobj, gmo_at, gmo_size, options = found
@@ -241,12 +234,10 @@ def _returned(gmo: bytes, d: dict[str, Any]) -> bytes:
     return b"".join((gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48), gmo[_RESOLVED_AT + 48:]))
 
 
-def _request(data: bytes, start: int, limit: int, waits: bool = False
-             ) -> tuple[int, int, int, int, int] | None:
+def _request(data: bytes, start: int, limit: int) -> tuple[int, int, int, int, int] | None:
     """(its end, Hobj, where its MQGMO starts, the MQGMO's length, its Options) of the
-    MQGET of the common form, with an MQMD version 2, that does not wait (``waits``: or
-    that waits, with a WaitInterval the waiting path takes), starting at ``start`` of
-    ``data``, a segment of at most ``limit`` bytes; None for anything else."""
+    MQGET of the common form, with an MQMD version 2, that does not wait, starting at
+    ``start`` of ``data``, a segment of at most ``limit`` bytes; None for anything else."""
     end = whole_request(data, start, limit, _SEGMENT)
     if end is None:
         return None
@@ -258,7 +249,6 @@ def _request(data: bytes, start: int, limit: int, waits: bool = False
     if not gmo_size or gmo_at + gmo_size + 4 != end:
         return None
     options = _LONG.unpack_from(data, gmo_at + _OPTIONS_AT)[0]
-    if options & CMQC.MQGMO_WAIT and (not waits or _LONG.unpack_from(
-            data, gmo_at + _WAIT_INTERVAL_AT)[0] < CMQC.MQWI_UNLIMITED):
-        return None  # (a WaitInterval the waiting path refuses: 2090 there)
+    if options & CMQC.MQGMO_WAIT:
+        return None  # (the loop's, which holds no thread for it)
     return end, _LONG.unpack_from(data, start + _HOBJ_AT)[0], gmo_at, gmo_size, options

@@ -73,7 +73,7 @@ def _gets() -> list:
             ("IN", mqpy.MD(), gmo(Version=4), 3),
             ("IN", mqpy.MD(), gmo(Options=CMQC.MQGMO_ACCEPT_TRUNCATED_MSG, Version=2), 4),
             ("IN", mqpy.MD(Version=1), gmo(), _WHOLE),
-            # waiting: served at once when a message is there, else the waiting path's
+            # waiting (the waiting path's: the thread's, as the loop's)
             ("IN", mqpy.MD(), gmo(Options=CMQC.MQGMO_WAIT, WaitInterval=0), _WHOLE),
             ("IN", mqpy.MD(), gmo(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
                                   WaitInterval=1, Version=2), _WHOLE),
@@ -428,22 +428,3 @@ def test_the_same_put_to_two_queues_is_answered_with_each_queue_s_name(tmp_path)
     assert fast == general
     assert all(b"FULL" + b" " * 44 in reply for reply in fast[0][1::2])
 
-
-def test_a_waiting_get_whose_message_is_there_is_served_from_its_bytes(tmp_path, monkeypatch):
-    """Given a responder's waiting gets (MQGMO_WAIT) of messages already on the queue, the
-    last with none left, each in a read of its own, when the busy thread serves them, then
-    the replies are the general path's (each sent alone), and those whose message was there
-    were served from their bytes, the last going the waiting path (here parked for the
-    loop)."""
-    def build(h: dict[str, int]) -> list[bytes]:
-        get = bindings.Flows().request(
-            _T.MQGET, [mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=1), _WHOLE],
-            h["IN"])
-        return [get] * 4
-
-    served = counting_calls(monkeypatch, bindings_thread._Pipelined, "from_bytes", False)
-    fast, general = _pair(tmp_path).once(build)
-    assert fast == general
-    assert len(fast[0]) == 3 and b"first" in fast[0][0]  # (each reply a write of its own)
-    assert fast[1].startswith("Parked")  # (the last: the waiting path's, handed to the loop)
-    assert served[:4] == [True, True, True, False]
