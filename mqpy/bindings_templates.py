@@ -12,7 +12,9 @@ reply changes (MsgId, CorrelId, PutDate, PutTime) are left out of the comparison
 request made from the kept one carries the MQMD's own in their place (when each is as long
 as its field: packed as it is); an asynchronous put's identifiers that its options make
 whatever the MQMD gives (``asyncput.ids_always_made``: MQPMO_NEW_MSG_ID,
-MQPMO_NEW_CORREL_ID) are left out, its request carrying those made for it.
+MQPMO_NEW_CORREL_ID) are left out, its request carrying those made for it. An MQGET's
+MsgId and CorrelId are left out likewise (a requester gets each reply by the CorrelId of
+its own request), the request made from the kept one carrying the MQMD's.
 
 A reply is read against the last one of its verb: when its bytes are those of the last
 reply but for the fields a queue manager changes from one message to the next (MQMD's
@@ -69,12 +71,15 @@ _ID_LENGTH = 24
 _ID_NAMES = ("MsgId", "CorrelId")
 #: a synchronous MQPUT's MQMD fields left out of the comparison (module docstring)
 _PUT_FREE = tuple(name for name, *_ in _MD_VOLATILE)
+#: an MQGET's MQMD fields left out of the comparison: those a get selects by, which a
+#: requester getting each reply by its CorrelId changes every call (module docstring)
+_GET_FREE = _ID_NAMES
 
 
 class _Request:
     """The bytes of one handle's last request (less the message) and what they were packed
     from; an MQPUT's in pieces around its lengths too (``parts``), for another message's.
-    ``free``: an MQPUT's MQMD fields left out of the comparison, with the values it was
+    ``free``: the MQMD fields left out of the comparison, with the values it was
     packed from (None: none such), and ``free_at`` where they are in ``prefix`` (name,
     offset, size; in place order) (module docstring)."""
 
@@ -93,7 +98,7 @@ class _Request:
         self.free_at: tuple[tuple[str, int, int], ...] = ()
 
     def with_fields(self, md_fields: dict[str, Any]) -> _Made | None:
-        """This MQPUT request with the values of ``md_fields`` in place of the ``free``
+        """This request with the values of ``md_fields`` in place of the ``free``
         ones it was packed from, when each is one of those or bytes as long as its field
         (packed as it is); None else."""
         prefix, free = self.prefix, self.free
@@ -291,8 +296,7 @@ class Templates:
         if not _KEPT_TYPES.issuperset(kept.md_types) \
                 or not _KEPT_TYPES.issuperset(kept.opts_types):
             return
-        if verb == _T.MQPUT:
-            _keep_free(kept, headers, _PUT_FREE)
+        _keep_free(kept, headers, _PUT_FREE if verb == _T.MQPUT else _GET_FREE)
         if len(self.requests) >= KEPT_HANDLES and (verb, hobj) not in self.requests:
             self.requests.clear()
         self.requests[verb, hobj] = kept

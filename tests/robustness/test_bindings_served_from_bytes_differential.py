@@ -73,6 +73,11 @@ def _gets() -> list:
             ("IN", mqpy.MD(), gmo(Version=4), 3),
             ("IN", mqpy.MD(), gmo(Options=CMQC.MQGMO_ACCEPT_TRUNCATED_MSG, Version=2), 4),
             ("IN", mqpy.MD(Version=1), gmo(), _WHOLE),
+            # waiting (the waiting path's: the thread's, as the loop's)
+            ("IN", mqpy.MD(), gmo(Options=CMQC.MQGMO_WAIT, WaitInterval=0), _WHOLE),
+            ("IN", mqpy.MD(), gmo(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
+                                  WaitInterval=1, Version=2), _WHOLE),
+            ("IN", mqpy.MD(), gmo(Options=CMQC.MQGMO_WAIT, WaitInterval=-5), _WHOLE),  # 2090
             ("BROWSE", mqpy.MD(), gmo(Options=CMQC.MQGMO_BROWSE_NEXT), _WHOLE)]
 
 
@@ -422,3 +427,4 @@ def test_the_same_put_to_two_queues_is_answered_with_each_queue_s_name(tmp_path)
     fast, general = EnginePair(tmp_path, _roomy, _run, _patch).once(build)
     assert fast == general
     assert all(b"FULL" + b" " * 44 in reply for reply in fast[0][1::2])
+
