@@ -12,6 +12,7 @@ import pytest
 from mqpy.engine import groupcommit
 from mqpy.engine.log import PAGE_SIZE, LogConfig
 from mqpy.engine.recoverylog import RecoveryLog
+from tests.engine.test_log_direct import _direct_works
 
 pytestmark = pytest.mark.skipif(not groupcommit._FAST_ROUNDS,
                                 reason="no O_DIRECT or RWF_DSYNC here")
@@ -20,19 +21,6 @@ pytestmark = pytest.mark.skipif(not groupcommit._FAST_ROUNDS,
 #: is larger than the stage (both taken the general way)
 CONFIG = LogConfig(LogFilePages=128, LogPrimaryFiles=4, LogSecondaryFiles=2)
 SIZES = (30, 1400, 4096 - 28, 5000, 17, 9000, 70_000, 1, 270_000, 2200, 100, 40_000)
-
-
-def _direct_works(path: str) -> bool:
-    probe = os.path.join(path, "probe")
-    with open(probe, "wb") as f:
-        f.write(bytes(PAGE_SIZE))
-    try:
-        os.close(os.open(probe, os.O_RDWR | os.O_DIRECT))
-        return True
-    except OSError:
-        return False
-    finally:
-        os.unlink(probe)
 
 
 def _tail(log: RecoveryLog) -> bytes:
