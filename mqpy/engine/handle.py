@@ -55,6 +55,8 @@ class Handle:
     #: the unit of work that kept this handle's group state to restore at its backout
     #: (engine.groups.keep_for_backout)
     group_uow: Any = None
+    #: the waiter its MQGET with MQGMO_WAIT left on its queue (HSTATE ACTIVE while it is there)
+    waiter: Any = None
 
 
 class _Facts:

@@ -187,6 +187,7 @@ class GetCalls(GroupGetCalls):
                         if waiter is not None and gmo is not None \
                                 and gmo.__dict__["Options"] & _GMO_WAIT:
                             h.mq.add_waiter(waiter)
+                            h.waiter = waiter
                         eng.stats.mqi.get_fails += 1
                         raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
             if done is not GENERAL:
@@ -403,15 +404,16 @@ class GetCalls(GroupGetCalls):
                 if e.state == AVAILABLE:
                     lsn = self._expire(mq, e) or lsn
         if entry is None:
-            self._none_found(mq, waiter, opts, lsn)
+            self._none_found(h, waiter, opts, lsn)
         return entry, lsn, clean
 
-    def _none_found(self, mq: MessageQueue, waiter: Callable[[], None] | None, opts: int,
+    def _none_found(self, h: Handle, waiter: Callable[[], None] | None, opts: int,
                     lsn: int | None) -> NoReturn:
         """No message to give: the waiter waits (MQGMO_WAIT), the expiries found are forced,
         and the get fails MQRC_NO_MSG_AVAILABLE."""
         if waiter is not None and opts & CMQC.MQGMO_WAIT:
-            mq.add_waiter(waiter)
+            h.mq.add_waiter(waiter)
+            h.waiter = waiter
         if lsn is not None:
             self.force_log(lsn)
         self.engine.stats.mqi.get_fails += 1

@@ -170,9 +170,11 @@ def handle_status(proc: MQSCProcessor, obj: Any, *, with_options: bool = False
                     "OUTPUT": _yes(opts, CMQC.MQOO_OUTPUT), "SET": _yes(opts, CMQC.MQOO_SET),
                     "PID": process_id(conn), "TID": conn.hconn, "URTYPE": "QMGR",
                     "USERID": _text(conn.user), "APPLDESC": appl_desc(conn),
-                    # (no MQI call is in progress on a handle while the command server
-                    # reads it: the engine serves one call at a time)
-                    "HSTATE": "INACTIVE", "QMURID": qmurid(conn), "URID": QMGR_URID,
+                    # an MQGET waiting is the one MQI call in progress the command server
+                    # can see (the engine serves one call at a time): IBM's ACTIVE
+                    "HSTATE": "ACTIVE" if h.waiter is not None and h.waiter in mq.waiters
+                    else "INACTIVE",
+                    "QMURID": qmurid(conn), "URID": QMGR_URID,
                     # read ahead in effect for the handle (engine.readahead's rules)
                     "READA": "YES" if readahead.in_effect(opts, h.obj) else "NO",
                 }  # fmt: skip

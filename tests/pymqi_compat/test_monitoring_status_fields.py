@@ -16,6 +16,7 @@ Multiplatforms reads ``APPLDESC(IBM MQ Channel)``, ``QMURID(0.28672)``,
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Iterator
 
@@ -25,6 +26,7 @@ import mqpy as pymqi
 from mqpy.mqsc.processor import MQSCProcessor
 from tests.client.conftest import CHANNEL, Env, drain
 from tests.pymqi_compat.conftest import QMGR, program_env
+from tests.support.waiting import came_true
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -32,6 +34,7 @@ MODES = ("bindings", "client")
 CMQC, CMQCFC, CMQXC = pymqi.CMQC, pymqi.CMQCFC, pymqi.CMQXC
 TIMED = "MON.QTIME"  #: a queue only the time-on-queue tests use
 WATCHED = "MON.LAST"  #: a queue only the last get / put tests use
+WAITED = "MON.WAITED"  #: a queue only the waiting get's test uses
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +42,7 @@ def env(tmp_path_factory) -> Iterator[Env]:
     def define(made: Env) -> None:
         made.define("QLOCAL", TIMED)
         made.define("QLOCAL", WATCHED)
+        made.define("QLOCAL", WAITED)
 
     yield from program_env(tmp_path_factory, "monitoring_status_fields", define)
 
@@ -124,6 +128,34 @@ def test_handle_status_carries_appl_desc_handle_state_and_unit_of_work_ids(qmgr,
     assert _text(handle[CMQCFC.MQCACF_Q_MGR_UOW_ID]) == "0.0"
     assert handle[CMQCFC.MQBACF_EXTERNAL_UOW_ID] == b""
     assert handle[CMQCFC.MQIACF_UOW_TYPE] == CMQCFC.MQUOWT_Q_MGR
+
+
+def test_a_handle_waiting_in_mqget_is_active_until_its_wait_ends(qmgr, env):
+    """Given the program's handle on a queue open for input, when its MQGET with MQGMO_WAIT
+    waits (in another thread), then DISPLAY QSTATUS TYPE(HANDLE) shows HSTATE(ACTIVE), as
+    IBM's does while an MQGET WAIT is in progress; once a message has ended the wait, and
+    the get has returned it, HSTATE(INACTIVE)."""
+    queue = pymqi.Queue(qmgr, WAITED, CMQC.MQOO_INPUT_AS_Q_DEF)
+    got: list[bytes] = []
+    waiting = threading.Thread(target=lambda: got.append(queue.get(
+        None, pymqi.MD(), pymqi.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=30_000))))
+    waiting.start()
+
+    def state() -> str:
+        return _display(env, f"DISPLAY QSTATUS({WAITED}) TYPE(HANDLE) HSTATE").get("HSTATE", "")
+    try:
+        assert came_true(lambda: state() == "ACTIVE"), state()
+        other = pymqi.connect(QMGR)
+        try:
+            other.put1(WAITED, b"ends the wait")
+        finally:
+            other.disconnect()
+        waiting.join(20)
+        assert got == [b"ends the wait"]
+        assert state() == "INACTIVE"
+    finally:
+        waiting.join(35)
+        queue.close()
 
 
 def test_a_unit_of_work_in_progress_shows_its_queue_manager_id(qmgr, env):
