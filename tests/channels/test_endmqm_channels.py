@@ -44,8 +44,10 @@ def _flowing(site: Installation, tmp_path: pathlib.Path | None = None) -> Runmql
     ``tmp_path``, C's receiver served by a runmqlsr of QM2 (returned) rather than by its
     channel initiator's listener."""
     port = free_port()
-    daemon_pair._two_daemons_and_a_triggered_channel(
-        site, batchsz=10, through=None if tmp_path is None else lambda _listener: port)
+    daemon_pair._two_daemons_and_a_triggered_channel(  # (HBINT 1: C, idle once every
+        # message is across, sees its partner's end at its next heartbeat, not 300 s on)
+        site, batchsz=10, through=None if tmp_path is None else lambda _listener: port,
+        hbint=1)
     lsr = None
     if tmp_path is not None:
         lsr = Runmqlsr(site, str(tmp_path / "runmqlsr.out"), port=port, qmgr="QM2")

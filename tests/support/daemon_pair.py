@@ -157,11 +157,13 @@ def two_daemons(site, pipeline: int = 0) -> None:
 
 
 def _two_daemons_and_a_triggered_channel(site, batchsz: int, pipeline: int = 0,
-                                         through: Callable[[int], int] | None = None) -> None:
+                                         through: Callable[[int], int] | None = None,
+                                         hbint: int = 300) -> None:
     """QM1 and QM2 started; QM1's transmission queue QM2 triggers SDR C (BATCHSZ
     ``batchsz``, retrying every second) into RCVR C at QM2; REMOTE at QM1 is TARGET at QM2.
     ``pipeline``: QM1's qm.ini Channels: PipeLineLength (0: as crtmqm wrote it).
-    ``through``: given QM2's listener port, the port SDR C is to call instead (a proxy)."""
+    ``through``: given QM2's listener port, the port SDR C is to call instead (a proxy).
+    ``hbint``: C's heartbeat interval (IBM's default 300 s)."""
     port = free_port()
     conname_port = through(port) if through is not None else port
     two_daemons(site, pipeline)
@@ -170,7 +172,7 @@ def _two_daemons_and_a_triggered_channel(site, batchsz: int, pipeline: int = 0,
     command_server(site, "QM2", f"""
         DEFINE LISTENER(L) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
         START LISTENER(L)
-        DEFINE CHANNEL(C) CHLTYPE(RCVR)
+        DEFINE CHANNEL(C) CHLTYPE(RCVR) HBINT({hbint})
         SET CHLAUTH('C') TYPE(BLOCKUSER) USERLIST('nobody')
         DEFINE QLOCAL(TARGET) MAXDEPTH(100000)
     """)
@@ -178,7 +180,7 @@ def _two_daemons_and_a_triggered_channel(site, batchsz: int, pipeline: int = 0,
         DEFINE QLOCAL(QM2) USAGE(XMITQ) MAXDEPTH(100000) TRIGGER TRIGTYPE(FIRST) +
                INITQ(SYSTEM.CHANNEL.INITQ) TRIGDATA(C)
         DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('127.0.0.1({conname_port})') XMITQ(QM2) +
-               BATCHSZ({batchsz}) SHORTRTY(1000) SHORTTMR(1) DISCINT(0)
+               BATCHSZ({batchsz}) SHORTRTY(1000) SHORTTMR(1) DISCINT(0) HBINT({hbint})
         DEFINE QREMOTE(REMOTE) RNAME(TARGET) RQMNAME(QM2) XMITQ(QM2)
     """)
 
