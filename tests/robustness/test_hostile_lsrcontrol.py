@@ -16,7 +16,6 @@ import json
 import os
 import socket
 import struct
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -26,7 +25,7 @@ import trio
 
 from mqpy.bindings import bind_address
 from mqpy_chinit import handoff
-from tests.support.installation import chinit_command
+from tests.support.runmqlsr import Runmqlsr
 from tests.support.site import NOBODY, QM
 from tests.support.site_here import here_started_site
 from tests.support.waiting import wait_for
@@ -54,16 +53,12 @@ def runmqlsr(site, tmp_path_factory) -> Iterator[_Runmqlsr]:
         lsr.end()
 
 
-class _Runmqlsr:
-    """A runmqlsr of the site's queue manager (its output in a file)."""
+class _Runmqlsr(Runmqlsr):
+    """A runmqlsr of the site's queue manager (its output in a file), with its control
+    socket."""
 
     def __init__(self, site, out: str) -> None:
-        self.out = out
-        with open(out, "w") as f:
-            self.proc = subprocess.Popen(
-                chinit_command(site.inst, "runmqlsr", "-m", QM, "-t", "tcp", "-i",
-                               "127.0.0.1", "-p", "0"),
-                env=site.inst.env, stdout=f, stderr=subprocess.STDOUT, text=True)
+        super().__init__(site.inst, out, qmgr=QM)
         self.path = os.path.join(site.qmdir, f"runmqlsr.{self.proc.pid}.sock")
         wait_for(lambda: self.alive() and os.path.exists(self.path), 60,
                  "runmqlsr's control socket")
@@ -72,23 +67,9 @@ class _Runmqlsr:
         assert self.proc.poll() is None, self.output()
         return True
 
-    def output(self) -> str:
-        with open(self.out) as f:
-            return f.read()
-
     def status(self) -> dict:
         """Its answer to the channel initiator's STATUS, asked as the channel initiator asks."""
         return trio.run(handoff.ask, self.path, {"command": "STATUS", "channel": "*"})
-
-    def end(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-        assert "Traceback" not in self.output(), self.output()
 
 
 class _FakeListener:
