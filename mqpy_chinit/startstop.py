@@ -13,7 +13,7 @@ import trio
 import mqpy
 from mqpy.fap import channeldefs as D
 from mqpy_chinit import svrconn
-from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
+from mqpy_chinit.states import ACTIVE_STATES, ChannelEvent, ChannelState, ChannelStatus
 
 #: a sending channel's states before its first batch: a quiesced stop has no batch to let
 #: finish, and ends the start at once (it would otherwise wait out the negotiation)
@@ -52,6 +52,9 @@ class ChannelControl:
             if status is not None and status.state is ChannelState.STOPPED:
                 status.move(ChannelEvent.ENABLED)
                 self._remember_soon(name, None)
+            elif answers_only and status is not None and status.state in ACTIVE_STATES:
+                # a server its requester is running: in use, as a running sender is
+                return None if ignstate else f"AMQ9514E: Channel '{name}' is in use."
             elif answers_only:
                 return f"AMQ9526E: Channel {name} has no CONNAME: it can only be started " \
                        f"by its partner."

@@ -112,7 +112,9 @@ def _ping(proc: MQSCProcessor, cmd: MQSCCommand) -> list[str]:
         raise CommandFailed.of(CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR, "AMQ9502E")
     reply = proc.chinit({"command": "PING", "channel": cmd.name, "definition": definition,
                          "datalen": int(cmd.params.get("DATALEN", 16))})  # IBM's default
-    _refused_by_chinit(reply, CMQCFC.MQRCCF_PING_ERROR)
+    # a channel at work is refused as in use (AMQ9514E, MQRCCF_CHANNEL_IN_USE, the reason
+    # the channel initiator gave); a ping that was tried and failed is MQRCCF_PING_ERROR
+    _refused_by_chinit(reply, int(reply.get("reason") or CMQCFC.MQRCCF_PING_ERROR))
     return [message("AMQ8020I", cmd.name)]
 
 
@@ -142,7 +144,9 @@ def _reset(proc: MQSCProcessor, name: str, seqnum: int) -> list[str]:
     if role == "S" and any(
             getattr(syncrecord.parse_prepare_key(k), "channel", None) == name
             for k in proc.engine.indoubt()):
-        raise CommandFailed([message("AMQ9528E", name)], CMQCFC.MQRCCF_INDOUBT_VALUE_ERROR)
+        # IBM's MQRCCF_CHANNEL_INDOUBT: "the requested operation cannot complete because
+        # the channel is in doubt" (RESOLVE CHANNEL first); no message of its own in runmqsc
+        raise CommandFailed.in_hex(CMQCFC.MQRCCF_CHANNEL_INDOUBT)
     with proc.connection() as qm:
         if role == "S":
             old = syncrecord.read(qm, name, role)
@@ -197,7 +201,9 @@ def channel_status_rows(proc: MQSCProcessor, pattern: str, who: Requester, saved
             reply = proc.chinit({"command": "STATUS", "channel": pattern})
         except CommandFailed:
             reply = {}  # no channel initiator: no channel has a status
-        rows = reply.get("status") or []
+        # current status is a current channel's: one that is INACTIVE (never started,
+        # ended normally, stopped STATUS(INACTIVE)) has none (IBM: AMQ8420I)
+        rows = [r for r in reply.get("status") or [] if r.get("STATUS") != "INACTIVE"]
     for key, want in (("CONNAME", conname), ("XMITQ", xmitq)):
         if want:
             rows = [r for r in rows if str(r.get(key, "")) == want]
