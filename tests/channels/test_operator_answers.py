@@ -24,6 +24,7 @@ from tests.support.channel_pair import (
 from tests.support.proxy import once
 from tests.support.waiting import wait_until
 
+from .pairs import hold_statuses, running_pair
 from .test_indoubt_resolve import _left_in_doubt
 from .test_rqstr_svr import _svr_and_rqstr
 
@@ -146,3 +147,33 @@ async def test_start_of_a_server_its_requester_runs_is_in_use_under_ignstate_no(
         assert not shown.ok and shown.reason == NOT_FOUND, shown
         assert qm1.depth("QM2") == 0
         finish(nursery)
+
+
+async def test_a_quiesced_sender_shows_stopreq_while_its_batch_awaits_confirmation(two_qmgrs):
+    """Given sender QM1.TO.QM2 whose batch of three awaits the receiver's confirmation, when
+    the operator issues STOP CHANNEL (MODE(QUIESCE), the default), then the batch is let
+    finish: DISPLAY CHSTATUS shows it RUNNING with STOPREQ(YES), SUBSTATE(RECEIVE),
+    INDOUBT(YES) and CURMSGS(3), and RESET and RESOLVE CHANNEL are refused as in use
+    (AMQ9514E); once the confirmation comes the batch is committed (each message delivered
+    once, none left on the transmission queue) and the channel is STOPPED.
+    spec: dqm-intercommunication 9.39"""
+    qm1, qm2 = two_qmgrs
+    confirm = trio.Event()
+    async with running_pair(qm1, qm2, [b"a", b"b", b"c"], policy=hold_statuses(1),
+                            release=lambda proxy: confirm.is_set(), HBINT=0, DISCINT=0,
+                            BATCHSZ=3) as pair:
+        await wait_until(lambda: pair.proxy.holding >= 1)
+        assert (await mqsc(qm1, f"STOP CHANNEL({CHANNEL})")).ok
+        shown = chstatus((await mqsc(
+            qm1, f"DISPLAY CHSTATUS({CHANNEL}) STOPREQ INDOUBT CURMSGS")).lines)
+        assert (shown["STATUS"], shown["STOPREQ"], shown["SUBSTATE"], shown["INDOUBT"],
+                shown["CURMSGS"]) == ("RUNNING", "YES", "RECEIVE", "YES", "3"), shown
+        for command in (f"RESET CHANNEL({CHANNEL})",
+                        f"RESOLVE CHANNEL({CHANNEL}) ACTION(BACKOUT)"):
+            refused = await mqsc(qm1, command)
+            assert not refused.ok and refused.reason == IN_USE, (command, refused)
+        confirm.set()
+        await wait_until(lambda: CHANNEL not in pair.c1.running)
+        assert pair.c1.status_of(CHANNEL).state is ChannelState.STOPPED
+    assert qm1.depth("QM2") == 0
+    assert qm2.drain("TARGET") == [b"a", b"b", b"c"]
