@@ -343,7 +343,8 @@ _COMMANDS: dict[str, Callable[[Any, dict[str, Any], str], Awaitable[Reply]]] = {
 #: the PCF reason of a channel command refused with one of these messages (else
 #: MQRCCF_COMMAND_FAILED)
 _REASONS = {"AMQ9514E": CMQCFC.MQRCCF_CHANNEL_IN_USE,
-            "AMQ9533E": CMQCFC.MQRCCF_CHANNEL_NOT_ACTIVE}
+            "AMQ9533E": CMQCFC.MQRCCF_CHANNEL_NOT_ACTIVE,
+            "AMQ9502E": CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR}
 
 
 def _answer(err: str | None) -> Reply:

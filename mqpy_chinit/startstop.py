@@ -24,6 +24,14 @@ _NEGOTIATING = frozenset({ChannelState.STARTING, ChannelState.BINDING})
 _RECEIVING = frozenset({ChannelState.RUNNING, ChannelState.PAUSED})
 
 
+def _no_conname(name: str) -> str:
+    """START CHANNEL's answer for a channel with no CONNAME to call (a server only its
+    requester starts): the configuration error PING CHANNEL reports for it too (AMQ9203E;
+    AMQ9526E is IBM's message-sequence error, which an operator must not be shown here)."""
+    return f"AMQ9203E: A configuration error for TCP/IP occurred: channel {name} has no " \
+           f"CONNAME: it can only be started by its partner."
+
+
 class ChannelControl:
     """START CHANNEL, STOP CHANNEL."""
 
@@ -56,14 +64,12 @@ class ChannelControl:
                 # a server its requester is running: in use, as a running sender is
                 return None if ignstate else f"AMQ9514E: Channel '{name}' is in use."
             elif answers_only:
-                return f"AMQ9526E: Channel {name} has no CONNAME: it can only be started " \
-                       f"by its partner."
+                return _no_conname(name)
             return None
         if chltype not in D.SENDING_TYPES and chltype != "RQSTR":
             return f"AMQ9502E: Type of channel not suitable for action requested ({chltype})."
         if not D.str_attr(definition, "CONNAME"):
-            return f"AMQ9526E: Channel {name} has no CONNAME: it can only be started by its " \
-                   f"partner."
+            return _no_conname(name)
         retry = self.retrying.get(name)
         if retry is not None and operator:  # RETRYING: the next attempt now, as defined now
             retry.start_now(definition)

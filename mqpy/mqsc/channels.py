@@ -89,6 +89,9 @@ def _stop(proc: MQSCProcessor, cmd: MQSCCommand) -> list[str]:
         # a channel cannot be stopped for one partner only (IBM's usage note)
         raise CommandFailed.in_hex(CMQCFC.MQRCCF_PARM_CONFLICT)
     found = proc.engine.lookup("CHANNEL", cmd.name)
+    if found is not None and found.attributes.get("CHLTYPE") == "CLNTCONN":
+        # IBM: STOP CHANNEL "can be issued to a channel of any type except CLNTCONN"
+        raise CommandFailed.of(CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR, "AMQ9502E")
     # STATUS defaults to INACTIVE when QMNAME or CONNAME picks instances (IBM)
     picked = bool(params.get("QMNAME") or params.get("CONNAME"))
     reply = proc.chinit({"command": "STOP", "channel": cmd.name,

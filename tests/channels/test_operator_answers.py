@@ -177,3 +177,30 @@ async def test_a_quiesced_sender_shows_stopreq_while_its_batch_awaits_confirmati
         assert pair.c1.status_of(CHANNEL).state is ChannelState.STOPPED
     assert qm1.depth("QM2") == 0
     assert qm2.drain("TARGET") == [b"a", b"b", b"c"]
+
+
+async def test_start_and_stop_of_a_client_connection_channel_are_refused_as_the_wrong_type(
+        qm1):
+    """Given client-connection channel CC and a sender SD with no CONNAME at QM1 (its channel
+    initiator running), when the operator issues START CHANNEL or STOP CHANNEL for CC, then
+    each is refused as IBM refuses any channel command on a CLNTCONN: AMQ9502E,
+    MQRCCF_CHANNEL_TYPE_ERROR (runmqsc and PCF alike), and CC is given no status; START
+    CHANNEL(SD) is refused with the configuration error PING reports for it (AMQ9203E), not
+    with AMQ9526E, IBM's message-sequence error."""
+    async with trio.open_nursery() as nursery:
+        r1 = await start_chinit(nursery, qm1)
+        qm1.define("CHANNEL", "CC", CHLTYPE="CLNTCONN", CONNAME="127.0.0.1(1414)",
+                   QMNAME="QM1")
+        qm1.define("CHANNEL", "SD", CHLTYPE="SDR", XMITQ="QM2")
+        for verb in ("START", "STOP"):
+            refused = await mqsc(qm1, f"{verb} CHANNEL(CC)")
+            assert not refused.ok and refused.reason == CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR, \
+                (verb, refused)
+            assert refused.lines[0].startswith("AMQ9502E"), refused.lines
+        by_pcf = await trio.to_thread.run_sync(pcf_command, qm1, CMQCFC.MQCMD_START_CHANNEL,
+                                               [_name("CC")])
+        assert by_pcf[0].reason == CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR, by_pcf
+        assert r1.chinit.status_of("CC") is None
+        started = await mqsc(qm1, "START CHANNEL(SD)")
+        assert not started.ok and started.lines[0].startswith("AMQ9203E"), started.lines
+        finish(nursery)
