@@ -1,7 +1,9 @@
 """The floor of each way a Python application can make a bindings call's round trip; JSON results.
 
     python -m benchmarks.ipc_floor_bench [--seconds S] [--runs R] [--clients 1,4,8]
-                                         [--only NAME ...] [--out FILE]
+                                         [--models threads,one] [--only NAME ...]
+                                         [--work] [--out FILE]
+    python -m benchmarks.ipc_floor_bench --table FILE
 
 A bindings call is a synchronous request and reply between an application's process and the
 queue manager's, which serves each connection on a thread of its own (one process, one
@@ -43,7 +45,15 @@ round trip: the clients' CPU (user and system, each client's getrusage over the 
 the server's (the process's getrusage, and each serving thread's from
 ``/proc/self/task/*/schedstat``), and the voluntary and involuntary context switches of
 each side. Medians of the runs are reported, with every run beside them and the load
-average and CPU pressure before and after. Nothing is asserted; the product is not used.
+average and CPU pressure before and after; ``--table`` prints a document's medians as a
+Markdown table. Nothing is asserted.
+
+The transports carry nothing but bytes; the product is not used, except with ``--work``:
+then each call also runs each side's Python of a real persistent MQPUT (the application's
+MQI and codec, ``mqpy.bindings``, against a socket that answers at once; the queue
+manager's reading, decoding and answering of the request, without the engine), so that what
+waking up costs that code (caches gone cold while the process slept) shows beside the
+transport's own cost; the document gives that work's CPU when run alone with hot caches.
 """
 
 from __future__ import annotations
@@ -112,9 +122,9 @@ class Futex:
     def wait(self, expected: int) -> None:
         """Sleep while the word is ``expected`` (20 ms at most; a wait that reached its
         limit with the word already changed is a missed wake-up, counted)."""
-        if _syscall(SYS_FUTEX, self.addr, FUTEX_WAIT, expected, _WAIT_LIMIT_P, None, 0) < 0:
-            if ctypes.get_errno() == ETIMEDOUT and self._word.value != expected:
-                self.timeouts += 1
+        if (_syscall(SYS_FUTEX, self.addr, FUTEX_WAIT, expected, _WAIT_LIMIT_P, None, 0) < 0
+                and ctypes.get_errno() == ETIMEDOUT and self._word.value != expected):
+            self.timeouts += 1
 
     def wake(self) -> None:
         _syscall(SYS_FUTEX, self.addr, FUTEX_WAKE, 1, None, None, 0)
@@ -287,6 +297,9 @@ class _End:
 class SocketConnection:
     """A socket pair, or a pipe pair: the client's end, the server's end."""
 
+    #: What the server does with a request between reading it and answering (``--work``)
+    work: Callable[[], object] | None = None
+
     def __init__(self, transport: str, spin_us: int) -> None:
         self.spin_ns = spin_us * 1000
         if transport == "pipe":
@@ -328,6 +341,8 @@ class SocketConnection:
             got = _read_whole(end.read, got, len(REQUEST))
         if not got:
             return False
+        if self.work is not None:
+            self.work()
         end.write(REPLY)
         self.served += 1
         return True
@@ -339,6 +354,8 @@ class SocketConnection:
 
 class RingConnection:
     """A request ring and a reply ring in a shared mapping."""
+
+    work: Callable[[], object] | None = None
 
     def __init__(self, transport: str, spin_us: int, mm: mmap.mmap, offset: int,
                  spin_token: threading.Lock, bell: Futex | EventFd | None) -> None:
@@ -368,6 +385,8 @@ class RingConnection:
         """Answer the request that is there; False for the client's last word."""
         if not self.req.take():
             return False
+        if self.work is not None:
+            self.work()
         self.rep.put(REPLY)
         self.served += 1
         return True
@@ -428,6 +447,73 @@ def serve_rings_one_thread(conns: list[RingConnection], mm: mmap.mmap,
 
 
 # ---------------------------------------------------------------------------------------
+# --work: each side's Python of a real call beside the transport
+
+
+class _AnsweringSocket:
+    """A socket whose every recv gives ``reply``; what is sent goes nowhere."""
+
+    def __init__(self, reply: bytes) -> None:
+        self.reply = reply
+
+    def sendall(self, data: bytes) -> None:
+        pass
+
+    def recv(self, n: int, *flags: int) -> bytes:
+        return self.reply
+
+
+def codec_work() -> tuple[Callable[[], object], Callable[[], object]]:
+    """The application's Python of a persistent MQPUT in syncpoint (``mqpy.bindings``: the
+    MQI, its request and reply codec, against a socket that answers at once) and the
+    queue manager's codec of the same call (the request's segment read and decoded, the
+    reply encoded and framed; no engine): what each side of a bindings call does besides
+    the transport, with the code's own footprint in the caches."""
+    import mqpy
+    from mqpy import CMQC, bindings
+    from mqpy.fap import mqiflows
+    from mqpy.fap.framing import SegmentReader, SegmentWriter
+    from mqpy.fap.tsh import ByteOrder
+    from mqpy.fap.tsh import SegmentType as T
+
+    data = b"x" * 1024
+    pmo = mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT)
+    answered = mqpy.MD(MsgId=b"m" * 24, PutDate=b"20261129", PutTime=b"02000000",
+                       UserIdentifier=b"app", PutApplName=b"bench", Persistence=1)
+    writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
+    reply = writer.send(mqiflows.encode_reply(T.MQPUT, [answered, pmo]))
+    app = bindings.BindingsConnection(_AnsweringSocket(reply), "QM")  # type: ignore[arg-type]
+    request = bindings.Flows().request(T.MQPUT, [mqpy.MD(Persistence=1), pmo, data], 5)
+    reader = SegmentReader(bindings.MAX_TRANSMISSION_SIZE, max_msg_size=bindings.MAX_MSG_SIZE)
+
+    def application() -> object:
+        return app.put(5, mqpy.MD(Persistence=1), pmo, data)
+
+    def queue_manager() -> object:
+        (event,) = reader.feed(request)
+        call = mqiflows.decode_request(event, ByteOrder.LITTLE)
+        return writer.send(mqiflows.encode_reply(T.MQPUT, [call.values[0], call.values[1]]))
+
+    return application, queue_manager
+
+
+def codec_hot_us(count: int = 5000, repeat: int = 5) -> dict:
+    """Each side's work of ``codec_work`` alone in this process, again and again with the
+    caches hot: the least CPU of ``repeat`` runs, µs a call."""
+    out = {}
+    for name, fn in zip(("application_us", "queue_manager_us"), codec_work(), strict=True):
+        fn()
+        runs = []
+        for _ in range(repeat):
+            t = time.process_time()
+            for _ in range(count):
+                fn()
+            runs.append((time.process_time() - t) / count * 1e6)
+        out[name] = round(min(runs), 2)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
 # one run: a server process and its clients
 
 
@@ -459,11 +545,19 @@ def _delta(a: dict, b: dict) -> dict:
 
 
 def _client(conn: SocketConnection | RingConnection, start_at: float, end_at: float,
-            result_fd: int, release_fd: int) -> None:
+            result_fd: int, release_fd: int,
+            work: Callable[[], object] | None = None) -> None:
     """A client process's life: calls until ``end_at``, its figures for the window written
     to ``result_fd`` as one JSON line; it ends its connection once ``release_fd`` is
     closed (after the server has taken its own figures)."""
     call, clock = conn.call, time.monotonic
+    if work is not None:
+        ipc = call
+
+        def call() -> None:
+            work()
+            ipc()
+
     trips = 0
     before: dict | None = None
     while True:
@@ -484,9 +578,9 @@ def _client(conn: SocketConnection | RingConnection, start_at: float, end_at: fl
     conn.close_client()
 
 
-def one_run(config: str, model: str, clients: int, seconds: float) -> dict:
+def one_run(config: str, model: str, clients: int, seconds: float, work: bool = False) -> dict:
     """Serve ``clients`` forked client processes over ``config`` with the ``model`` server;
-    the window's figures."""
+    the window's figures. ``work``: each side also runs its Python of a real call."""
     transport, _, spin = config.partition("-spin")
     spin_us = int(spin or 0)
     mm = mmap.mmap(-1, HEADER_SIZE + clients * 2 * RING_SIZE)
@@ -501,6 +595,11 @@ def one_run(config: str, model: str, clients: int, seconds: float) -> dict:
                                         token, bell))
         else:
             conns.append(SocketConnection(transport, spin_us))
+    app_work = None
+    if work:
+        app_work, qmgr_work = codec_work()
+        for conn in conns:
+            conn.work = qmgr_work
     results_r, results_w = os.pipe()
     release_r, release_w = os.pipe()
     start_at = time.monotonic() + WARMUP_S
@@ -518,7 +617,7 @@ def one_run(config: str, model: str, clients: int, seconds: float) -> dict:
                         other.close_client()
                         other.client_side()
                 conn.client_side()
-                _client(conn, start_at, end_at, results_w, release_r)
+                _client(conn, start_at, end_at, results_w, release_r, app_work)
                 code = 0
             finally:
                 os._exit(code)
@@ -583,7 +682,7 @@ def one_run(config: str, model: str, clients: int, seconds: float) -> dict:
         missed += bell.timeouts
     missed_clients = sum(c.get("missed_wakes", 0) for c in lines)
     return {
-        "config": config, "model": model, "clients": len(lines), "trips": trips,
+        "config": config, "model": model, "work": work, "clients": len(lines), "trips": trips,
         "round_trips_per_s": round(sum(c["trips"] / c["seconds"] for c in lines), 1),
         "client_cpu_us": round((client_user + client_sys) * per, 2),
         "client_user_us": round(client_user * per, 2),
@@ -618,12 +717,14 @@ def _cpu_pressure() -> float | None:
         return None
 
 
-def _run_in_child(config: str, model: str, clients: int, seconds: float) -> dict:
+def _run_in_child(config: str, model: str, clients: int, seconds: float, work: bool) -> dict:
     cmd = [sys.executable, "-m", "benchmarks.ipc_floor_bench", "--one-run", config,
            "--model", model, "--clients", str(clients), "--seconds", str(seconds)]
+    if work:
+        cmd.append("--work")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, cwd=root,
+        done = subprocess.run(cmd, check=False, capture_output=True, text=True, cwd=root,
                               timeout=seconds + 60)
         return json.loads(done.stdout.strip().splitlines()[-1])
     except (subprocess.TimeoutExpired, IndexError, ValueError) as e:
@@ -649,6 +750,23 @@ def _summary(runs: list[dict]) -> dict:
     return out
 
 
+def table(doc: dict) -> str:
+    """The medians of a results document as a Markdown table."""
+    rows = [("| server | transport | N | round trips/s | client µs | server µs | total µs "
+             "| server thread µs | client vcsw/ivcsw | server vcsw/ivcsw | missed wakes |"),
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in sorted(doc["results"], key=lambda r: (r["model"] != "threads", r["clients"],
+                                                  CONFIGS[r["model"]].index(r["config"]))):
+        missed = r.get("missed_wakes_server_side", 0) + r.get("missed_wakes_client_side", 0)
+        rows.append(
+            f"| {r['model']} | {r['config']} | {r['clients']} | {r['round_trips_per_s']:,.0f} "
+            f"| {r['client_cpu_us']} | {r['server_cpu_us']} | {r.get('total_cpu_us')} "
+            f"| {r.get('server_thread_cpu_us_median')} "
+            f"| {r['client_vcsw']:.2f}/{r['client_ivcsw']:.2f} "
+            f"| {r['server_vcsw']:.2f}/{r['server_ivcsw']:.2f} | {missed} |")
+    return "\n".join(rows)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=None, help="also write the JSON document here")
@@ -657,34 +775,47 @@ def main() -> None:
     ap.add_argument("--clients", default="1,4,8", help="client counts, comma-separated")
     ap.add_argument("--models", default="threads,one", help="server models, comma-separated")
     ap.add_argument("--only", nargs="*", default=None, help="these configurations only")
+    ap.add_argument("--work", action="store_true",
+                    help="each side also runs its Python of a real MQPUT (mqpy's codec)")
+    ap.add_argument("--table", default=None, metavar="FILE",
+                    help="print the medians of a results FILE as a Markdown table")
     ap.add_argument("--one-run", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--model", default="threads", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.table:
+        with open(args.table) as f:
+            print(table(json.load(f)))
+        return
     if args.one_run:
-        print(json.dumps(one_run(args.one_run, args.model, int(args.clients), args.seconds)))
+        print(json.dumps(one_run(args.one_run, args.model, int(args.clients), args.seconds,
+                                 args.work)))
         return
     counts = [int(n) for n in args.clients.split(",")]
     plan = [(model, config) for model in args.models.split(",") for config in CONFIGS[model]
             if not args.only or config in args.only]
     runs: dict[tuple[str, str, int], list[dict]] = {}
     load = {"loadavg_start": os.getloadavg(), "cpu_pressure_avg10_start": _cpu_pressure()}
+    hot = [codec_hot_us()] if args.work else []
     started = time.monotonic()
     for r in range(args.runs):
         for n in counts:
             order = plan if r % 2 == 0 else plan[::-1]
             for model, config in order:
-                result = _run_in_child(config, model, n, args.seconds)
+                result = _run_in_child(config, model, n, args.seconds, args.work)
                 runs.setdefault((model, config, n), []).append(result)
                 print(f"run {r + 1} {model:7} {config:15} N={n}: "
                       f"{result.get('round_trips_per_s')}/s client "
                       f"{result.get('client_cpu_us')} server {result.get('server_cpu_us')} µs "
                       f"(load {result.get('loadavg_before')})", file=sys.stderr)
+    if args.work:
+        hot.append(codec_hot_us())
     load.update(loadavg_end=os.getloadavg(), cpu_pressure_avg10_end=_cpu_pressure(),
                 wall_s=round(time.monotonic() - started, 1))
     doc = {
         "benchmark": "ipc_floor", "commit": _commit(), "python": platform.python_version(),
         "machine": platform.machine(), "cpus": os.cpu_count(), "seconds": args.seconds,
         "runs": args.runs, "request_bytes": len(REQUEST), "reply_bytes": len(REPLY),
+        "work": args.work, "codec_hot_us_before_after": hot,
         "load": load,
         "results": [{"model": model, "config": config, "clients": n, **_summary(rs),
                      "each_run": rs}
