@@ -204,6 +204,8 @@ def _serve_spell(session: Any) -> object:
                     outcome = _serve_waiting(session, decoded, replies, pipelined)
                     if outcome is not None:
                         return outcome
+                    if session in _CANCELLED_SESSIONS:
+                        return None  # (its get unanswered: the loop's task ends it now)
                     until = time.monotonic() + SPELL_S  # (the wait is not the spell's)
                     continue
                 replies.add(_serve(session, decoded, pipelined.bare))
