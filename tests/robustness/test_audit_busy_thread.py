@@ -113,3 +113,51 @@ def test_waiting_gets_written_without_end_do_not_hold_up_the_queue_managers_end(
         sock.close()
         served.loop.join(10)
         served.engine.close()
+
+
+def _call(sock: socket.socket, flows: bindings.Flows, request: bytes):
+    sock.sendall(request)
+    events: list = []
+    while not events:
+        events = flows._reader.feed(sock.recv(65536))
+    return events[0]
+
+
+def test_a_waiting_get_that_fails_after_its_waiter_was_registered_leaves_none(
+        tmp_path, monkeypatch):
+    """Given an application's waiting MQGET on its busy thread that finds only an expired
+    persistent message, when the log force of that expiry fails (MQRC_RESOURCE_PROBLEM)
+    after the engine registered the get's waiter, then the get fails with that reason and
+    no waiter of it is left on the queue: a waiter left there would write to its session's
+    eventfd at the next put, long after the session ended and its descriptor's number went
+    to another file."""
+    from mqpy.engine.connection import Connection
+
+    served = _Served(str(tmp_path))
+    try:
+        sock, flows, hobj = _connected(served)
+        with sock:
+            put = flows.request(_T.MQOPEN, [mqpy.OD(ObjectName="Q"), CMQC.MQOO_OUTPUT], 0)
+            hput = _call(sock, flows, put).hobj
+            md = mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Expiry=1)
+            assert _call(sock, flows, flows.request(
+                _T.MQPUT, [md, mqpy.PMO(), b"expires"], hput)).comp == CMQC.MQCC_OK
+            time.sleep(0.2)  # (its 0.1 s are over)
+            nowait = flows.request(_T.MQGET, [mqpy.MD(), mqpy.GMO(), 100], hput + 1000)
+            for _ in range(10):  # (calls close together: its busy thread serves it)
+                _call(sock, flows, nowait)
+
+            def fails(self, lsn):
+                raise mqpy.MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_RESOURCE_PROBLEM)
+
+            monkeypatch.setattr(Connection, "force_log", fails)
+            gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=5000)
+            reply = _call(sock, flows, flows.request(_T.MQGET, [mqpy.MD(), gmo, 100], hobj))
+            monkeypatch.undo()
+            assert reply.reason == CMQC.MQRC_RESOURCE_PROBLEM
+            obj = served.engine.catalog.queue_def("Q")
+            assert served.engine.catalog.queues[obj.qid].waiters == []
+    finally:
+        served.end()
+        served.loop.join(10)
+        served.engine.close()
