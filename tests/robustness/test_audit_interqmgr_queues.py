@@ -51,6 +51,22 @@ def site(tmp_path_factory):
     mqpy.stop_embedded("PSQM", data_path=root)
 
 
+@attrs.frozen
+class _Topic:
+    cluster: str
+    topicstr: str
+
+
+@attrs.define
+class _ClusterWithTopic:
+    """A member of cluster INV whose cluster topics are relay and after."""
+
+    clusters: frozenset = frozenset({"INV"})
+
+    def cluster_topics(self) -> list[_Topic]:
+        return [_Topic("INV", "relay"), _Topic("INV", "after")]
+
+
 def _depth(qm, queue: str) -> int:
     return mqpy.Queue(qm, queue, CMQC.MQOO_INQUIRE).inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
 
@@ -83,9 +99,41 @@ def test_a_poison_control_request_is_taken_off_and_the_next_is_served(site, pois
     md = mqpy.MD(Persistence=CMQC.MQPER_NOT_PERSISTENT)
     qm.put1(_CONTROL, poison, md)
     qm.put1(_CONTROL, _GOOD, mqpy.MD(Persistence=CMQC.MQPER_NOT_PERSISTENT))
+    daemon.manager.repo = _ClusterWithTopic()
     try:
         daemon.serve_control()
     finally:
+        daemon.manager.repo = None
         while _depth(qm, _CONTROL):  # (left for the next test: none)
             mqpy.Queue(qm, _CONTROL, CMQC.MQOO_INPUT_SHARED).get()
-    assert "SYSTEM.PROXY.FAR INV after/t" in _proxies(harness)
+    made = _proxies(harness)
+    harness.mqsc("DELETE SUB('SYSTEM.PROXY.FAR INV after/t')\n")
+    assert "SUB(SYSTEM.PROXY.FAR INV after/t)" in made
+
+
+@pytest.mark.xfail(strict=True, reason="pubsubdaemon._on_request subscribes on whatever topic "
+                   "string a request names: it should refuse (drop) one that is not at or "
+                   "below a cluster topic of the request's cluster (mqpy_chinit/cluster/"
+                   "pubsubdaemon.py is chanops')")
+@pytest.mark.parametrize("topic", ["#", "secret/payroll", "relayed/t"])
+def test_a_proxy_request_outside_every_cluster_topic_makes_no_subscription(site, topic):
+    """Given a cluster member whose one cluster topic is relay (cluster INV, beside after), when a
+    request on SYSTEM.INTER.QMGR.CONTROL (from a partner, or an application granted +put
+    there) asks for a proxy subscription on a topic outside it (everything, another
+    subtree, a name that only starts like it), then no proxy subscription is made: the
+    publications of topics not clustered stay on this queue manager, as IBM's do."""
+    harness, daemon = site
+    qm = harness.qm
+    daemon.manager.repo = _ClusterWithTopic()
+    request = (f'{{"request": "SUBSCRIBE", "qmgr": "FAR", "cluster": "INV", '
+               f'"topicstr": "{topic}"}}').encode()
+    try:
+        qm.put1(_CONTROL, request, mqpy.MD(Persistence=CMQC.MQPER_NOT_PERSISTENT))
+        daemon.serve_control()  # (dropped, or backed out to be tried again: not served)
+        made = _proxies(harness)
+    finally:
+        daemon.manager.repo = None
+        while _depth(qm, _CONTROL):
+            mqpy.Queue(qm, _CONTROL, CMQC.MQOO_INPUT_SHARED).get()
+        harness.mqsc("DELETE SUB('SYSTEM.PROXY.FAR INV " + topic + "')\n")
+    assert f"SUB(SYSTEM.PROXY.FAR INV {topic})" not in made
