@@ -204,6 +204,8 @@ def _serve_spell(session: Any) -> object:
                     outcome = _serve_waiting(session, decoded, replies, pipelined)
                     if outcome is not None:
                         return outcome
+                    if session in _CANCELLED_SESSIONS:
+                        return None  # (its get unanswered: the loop's task ends it now)
                     until = time.monotonic() + SPELL_S  # (the wait is not the spell's)
                     continue
                 replies.add(_serve(session, decoded, pipelined.bare))
@@ -611,7 +613,9 @@ class _Waker:
             self.both = select.poll()
             self.both.register(fileno(), select.POLLIN)
             self.both.register(fd, select.POLLIN)
-        weakref.finalize(self, os.close, fd)
+        # the descriptor lives as long as its waiter can be called (the engine may hold it
+        # a while): a late call never writes to another file given its number
+        weakref.finalize(wake, os.close, fd)
 
     def wait(self, session: Any, until: float) -> object:
         """Wait until the waiter is called (_WOKEN), ``until`` (``time.monotonic()``'s)
@@ -748,7 +752,13 @@ def _get_waiting(session: Any, d: mqiflows.Decoded) -> object:
             return conn.get(hobj, md, gmo, max_length, wake)
         except MQMIError as e:
             if e.reason != _NO_MSG:
+                # (the engine may have registered it before failing: a log force of the
+                # expiries it found)
+                conn.drop_waiter(hobj, wake)
                 raise
+        except BaseException:
+            conn.drop_waiter(hobj, wake)
+            raise
         try:
             ended = waker.wait(session, min(deadline, park))
         finally:

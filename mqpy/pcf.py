@@ -738,11 +738,25 @@ def _parse_one(data: bytes, pos: int, order: str) -> tuple[Parameter, int]:
     fast = _parse_common(data, pos, length, cft, order)
     if fast is not None:
         return fast, pos + length
+    if cft == CMQCFC.MQCFT_STRING_LIST and length >= CMQCFC.MQCFSL_STRUC_LENGTH_FIXED:
+        _check_string_count(data, pos, length, order)
     try:
         c = _layouts(order)[cft].parse(data[pos : pos + length])
     except cs.ConstructError as exc:
         raise StructError(f"{cls.__name__} at offset {pos}: {exc}", _length_reason(cls)) from None
     return _from_layout(cls, c), pos + length
+
+
+def _check_string_count(data: bytes, pos: int, length: int, order: str) -> None:
+    """The MQCFSL at ``pos`` (``length`` bytes) counts no more strings than it can hold:
+    Count is not negative, and strings of length 0, which take no bytes, are at most as
+    many as the structure has bytes (a Count of 2**31 - 1 in 24 bytes would otherwise be
+    read as that many); StructError MQRCCF_CFSL_COUNT_ERROR otherwise."""
+    count, size = struct.unpack_from(order + "ii", data, pos + 16)
+    if count < 0 or (size == 0 and count > length):
+        raise StructError(f"MQCFSL at offset {pos} has Count {count} of strings of "
+                          f"StringLength {size} in StrucLength {length}",
+                          CMQCFC.MQRCCF_CFSL_COUNT_ERROR)
 
 
 #: the fixed part's length of each structure with a value of varying length

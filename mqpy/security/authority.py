@@ -167,26 +167,63 @@ def _tokens(profile: str) -> list[str]:
     return re.findall(r"\*\*|\*|\?|[^*?]", profile)
 
 
-def _profile_re(profile: str) -> re.Pattern[str]:
+#: a profile's pieces (:func:`_pieces`), besides a character standing for itself
+_ONE, _ANY, _QUALIFIERS_FIRST, _QUALIFIERS = range(4)
+
+
+def _pieces(profile: str) -> list[str | int]:
+    """``profile`` as what :func:`profile_matches` walks: a character for itself; _ONE
+    (``?``: one character not a dot); _ANY (``*``: any characters, dots excepted);
+    _QUALIFIERS_FIRST (a leading ``**``: any whole qualifiers, each with its dot after);
+    _QUALIFIERS (``**`` after a qualifier: any whole qualifiers, each with its dot
+    before)."""
     quals = profile.split(".")
-    if quals == ["**"]:
-        return re.compile(r".*\Z", re.DOTALL)
-    parts = []
+    out: list[str | int] = []
     for i, q in enumerate(quals):
-        if q == "**":  # zero or more whole qualifiers
-            parts.append("(?:[^.]*\\.)*" if i == 0 else "(?:\\.[^.]*)*")
+        if q == "**":
+            out.append(_QUALIFIERS_FIRST if i == 0 else _QUALIFIERS)
             continue
-        body = "".join("[^.]*" if t == "*" else "[^.]" if t == "?" else re.escape(t)
-                       for t in _tokens(q))
-        leading = i == 0 or (i == 1 and quals[0] == "**")
-        parts.append(body if leading else "\\." + body)
-    return re.compile("".join(parts) + r"\Z")
+        if not (i == 0 or (i == 1 and quals[0] == "**")):
+            out.append(".")
+        out.extend(_ONE if t == "?" else _ANY if t == "*" else t for t in _tokens(q))
+    return out
 
 
 def profile_matches(profile: str, name: str) -> bool:
+    """Whether ``name`` is one the generic ``profile`` names. Worked out position by
+    position (whether the profile from each piece matches the name from each place), in
+    time bounded by the product of the lengths: the name is an application's (the object
+    it opens), which a regular expression of ``[^.]*`` runs would backtrack over for
+    seconds against a profile of several ``*``."""
     if not any(c in profile for c in "*?"):
         return profile == name
-    return _profile_re(profile).match(name) is not None
+    if profile == "**":
+        return True
+    n = len(name)
+    after_dot = [n + 1] * (n + 1)  # where the first dot from each place ends (n + 1: none)
+    for p in range(n - 1, -1, -1):
+        after_dot[p] = p + 1 if name[p] == "." else after_dot[p + 1]
+    later = [p == n for p in range(n + 2)]  # the pieces after this one match from p
+    for piece in reversed(_pieces(profile)):
+        here = [False] * (n + 2)
+        if piece == _QUALIFIERS:
+            seen = False  # (the pieces after match from some place after p)
+            for p in range(n, -1, -1):
+                here[p] = later[p] or (name[p] == "." and seen if p < n else False)
+                seen = seen or later[p]
+        else:
+            for p in range(n, -1, -1):
+                c = name[p] if p < n else ""
+                if piece == _ANY:
+                    here[p] = later[p] or (c not in ("", ".") and here[p + 1])
+                elif piece == _QUALIFIERS_FIRST:
+                    here[p] = later[p] or (after_dot[p] <= n and here[after_dot[p]])
+                elif piece == _ONE:
+                    here[p] = c not in ("", ".") and later[p + 1]
+                else:
+                    here[p] = c == piece and later[p + 1]
+        later = here
+    return later[0]
 
 
 def profile_key(profile: str) -> tuple[bool, tuple[int, ...]]:
