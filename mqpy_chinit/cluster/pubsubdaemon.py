@@ -277,12 +277,14 @@ class PubSubDaemon:
         try:
             request = json.loads(data)
             origin, kind = str(request["qmgr"]), str(request["request"])
-            if kind == "RESYNC":
-                self._drop_proxies(proxy_name(origin, "", "").rstrip() + " *")
-                return
-            cluster, topic = str(request["cluster"]), str(request["topicstr"])
-        except (ValueError, KeyError, TypeError):
+            cluster, topic = ("", "") if kind == "RESYNC" else \
+                (str(request["cluster"]), str(request["topicstr"]))
+            "".join((origin, cluster, topic)).encode()  # (a lone surrogate: no request)
+        except (ValueError, KeyError, TypeError, RecursionError):
             return  # not a request of ours: dropped with the unit of work
+        if kind == "RESYNC":
+            self._drop_proxies(proxy_name(origin, "", "").rstrip() + " *")
+            return
         qm = qm or self._qm
         assert qm is not None
         name = proxy_name(origin, cluster, topic)
