@@ -5,7 +5,8 @@ EXCEPTION generates the first, only ENABLED the second. And the channel initiato
 events connect to the queue manager only for an event CHLEV wants.
 
 One channel initiator of the module's embedded queue manager, listening on 127.0.0.1, serves
-the clients these tests refuse (in-process: no daemon)."""
+the clients these tests refuse (in-process: no daemon); a client's MQCLOSE refused for
+authority shows the Not Authorized (type 3) event over a client connection."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC, CMQCFC, events
+from mqpy.engine.authority import AllowAll
 from mqpy.errors import MQMIError
 from mqpy_chinit import states, svrconn
 from mqpy_chinit.access import blocked_event
@@ -251,3 +253,52 @@ async def test_a_sender_started_beyond_max_active_channels_is_not_activated(runn
         chinit.max_active = 100
     await _until(lambda: running.collected(2))
     assert running.channel_events[1][0] == CMQC.MQRC_CHANNEL_ACTIVATED
+
+
+# ------------------------------------------------------------------ a client's refusal
+
+
+class _RefusingDelete(AllowAll):
+    def check_delete(self, user, objtype, name):
+        raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
+
+
+def _client_deletes_others_queue(running) -> int:
+    """A client makes a permanent dynamic queue, closes it, opens it again by name and
+    closes that handle with MQCO_DELETE: the reason that close fails with."""
+    qm = mqpy.connect(running.qmev.name, "EV.APP.SVRCONN",
+                      f"127.0.0.1({running.chinit.ports[0]})")
+    try:
+        od = mqpy.OD(ObjectName=b"EV.PERMDYN.MODEL", DynamicQName=b"EV.CPD.*")
+        mqpy.Queue(qm, od, CMQC.MQOO_INPUT_SHARED).close()
+        q = mqpy.Queue(qm, od.ObjectName.rstrip(b" \x00").decode(), CMQC.MQOO_INPUT_SHARED)
+        try:
+            q.close(CMQC.MQCO_DELETE)
+        except MQMIError as e:
+            q.close()
+            return e.reason
+        return 0
+    finally:
+        qm.disconnect()
+
+
+async def test_a_clients_refused_delete_is_not_authorized_type_3(running):
+    """Given AUTHOREV(ENABLED) and a user who may not delete queues, when a client's MQCLOSE
+    asks MQCO_DELETE of a permanent dynamic queue another of its handles made, then the
+    client gets 2035 and the Not Authorized (type 3) event names the queue."""
+    qmev = running.qmev
+    qmev.eng.define("CHANNEL", "EV.APP.SVRCONN", {"CHLTYPE": "SVRCONN"}, replace=True)
+    qmev.eng.define("QMODEL", "EV.PERMDYN.MODEL", {"DEFTYPE": "PERMDYN"}, replace=True)
+    before, qmev.eng.authority = qmev.eng.authority, _RefusingDelete()
+    qmev.eng.alter_qmgr({"AUTHOREV": "ENABLED"})
+    try:
+        assert await trio.to_thread.run_sync(_client_deletes_others_queue, running) == \
+            CMQC.MQRC_NOT_AUTHORIZED
+    finally:
+        qmev.eng.authority = before
+    got = [(m.header.Reason, dict(params(m))) for _, m in read_events(qmev.qm)]
+    assert len(got) == 1
+    reason, p = got[0]
+    assert (reason, p[CMQCFC.MQIACF_REASON_QUALIFIER]) == \
+        (CMQC.MQRC_NOT_AUTHORIZED, CMQCFC.MQRQ_CLOSE_NOT_AUTHORIZED)
+    assert p[CMQC.MQCA_Q_NAME].startswith("EV.CPD.")
