@@ -253,11 +253,12 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         """Channel events (``mqpy.events.ChannelEvents``): this channel initiator's channels'
         state changes, kept by a state observer, the channels that wait for an active-channel
         slot and get one (a slot observer: Channel Not Activated, Activated), and the inbound
-        channels CHLAUTH blocked (``access.on_blocked``: Channel Blocked), put on SYSTEM.ADMIN.CHANNEL.EVENT as the
-        queue manager's CHLEV wants (asked of it each time, through the admin), from a worker
-        thread, each time some are kept. Its MQI connection is made at the first event CHLEV
-        wants, so none while CHLEV is DISABLED; none once the queue manager quiesces (the
-        events then are lost)."""
+        channels CHLAUTH blocked (``access.on_blocked``: Channel Blocked), put on
+        SYSTEM.ADMIN.CHANNEL.EVENT as the queue manager's CHLEV wants (asked of it each time,
+        through the admin), from a worker thread, each time some are kept. Its MQI
+        connection is made at the first event CHLEV wants, so none while CHLEV is DISABLED
+        (unless the admin cannot tell CHLEV: then it is asked through that connection); none
+        once the queue manager quiesces (the events then are lost)."""
         token = trio.lowlevel.current_trio_token()
         ready = [trio.Event()]
 
@@ -295,14 +296,17 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
                 if svrconn.quiescing(self):  # (no question asked of a queue manager ending)
                     kept.pending.clear()
                     continue
-                if not hasattr(self.admin, "qmgr_attribute") and qm is None:
-                    qm = await trio.to_thread.run_sync(self._connect_for_events)  # (to ask)
                 try:
-                    chlev = await trio.to_thread.run_sync(self._chlev, qm)
+                    chlev = await trio.to_thread.run_sync(self._qmgr_attr, "CHLEV")
+                    if chlev is None:  # the admin cannot tell: asked through the connection
+                        if qm is None:
+                            qm = await trio.to_thread.run_sync(self._connect_for_events)
+                        chlev = await trio.to_thread.run_sync(qm.inquire,
+                                                              CMQC.MQIA_CHANNEL_EVENT)
                 except MQMIError:
                     kept.pending.clear()  # not asked: the events are lost, as IBM's would be
                     continue
-                wanted = kept.take_wanted(chlev)
+                wanted = kept.take_wanted(events.chlev_of(chlev))
                 if not wanted:
                     continue
                 if qm is None:
@@ -463,13 +467,6 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
     def _connect_for_events(self) -> Any:
         """The channel events' own MQI connection (blocking)."""
         return self.connect_qm()
-
-    def _chlev(self, qm: Any) -> str:
-        """The queue manager's CHLEV, asked through the admin (blocking), or of ``qm`` when
-        the admin cannot tell."""
-        if hasattr(self.admin, "qmgr_attribute"):
-            return events.chlev_of(self.admin.qmgr_attribute("CHLEV"))
-        return events.chlev_of(qm.inquire(CMQC.MQIA_CHANNEL_EVENT))
 
     def _qmgr_attr(self, key: str) -> object:
         """A queue-manager attribute, None when the admin cannot tell (blocking)."""
