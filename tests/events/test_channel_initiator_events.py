@@ -247,7 +247,7 @@ async def test_a_sender_started_beyond_max_active_channels_is_not_activated(runn
     chinit.max_active = 0  # (every slot taken)
     assert chinit.start_channel("EV.SLOT.SDR") is None
     try:
-        await _until(lambda: running.collected(1), 1)
+        await _until(lambda: running.collected(1), 0.5)
         assert running.channel_events[0][0] == CMQC.MQRC_CHANNEL_NOT_ACTIVATED
     finally:
         chinit.max_active = 100
