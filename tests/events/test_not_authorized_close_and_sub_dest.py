@@ -170,3 +170,37 @@ def test_a_managed_subscription_needs_no_destination_authority(refusing):
     sub.sub(sub_desc=sd)
     sub.close()
     assert _events(refusing.qm) == []
+
+
+def test_with_the_security_policy_a_user_without_dlt_is_refused(qmev):
+    """Given the queue manager's security policy (OAM) and AUTHOREV(ENABLED), and carol with
+    connect and get but not dlt, when carol's MQCLOSE asks MQCO_DELETE of a permanent dynamic
+    queue another handle made, then it fails 2035 with a type 3 event naming carol; the
+    owner's own close then deletes it."""
+    from mqpy.security.policy import install, set_authority
+
+    eng = qmev.eng
+    name = _permanent_dynamic(qmev)
+    before = eng.authority
+    policy = install(eng, eng.qmdir)
+    try:
+        policy.users.add("carol", "carol-pw", [])
+        set_authority(eng, "qmgr", eng.name, ["+connect"], principal="carol")
+        set_authority(eng, "queue", name, ["+get"], principal="carol")
+        eng.alter_qmgr({"AUTHOREV": "ENABLED"})
+        carol = mqpy.QueueManager(None)
+        carol._conn = eng.connect("app", user="carol", password="carol-pw")
+        q = mqpy.Queue(carol, name, CMQC.MQOO_INPUT_SHARED)
+        with pytest.raises(MQMIError) as refused:
+            q.close(CMQC.MQCO_DELETE)
+        q.close()
+        carol.disconnect()
+        mqpy.Queue(qmev.qm, name, CMQC.MQOO_INPUT_SHARED).close(CMQC.MQCO_DELETE)
+    finally:
+        eng.authority = before
+    assert refused.value.reason == CMQC.MQRC_NOT_AUTHORIZED
+    assert eng.lookup("QLOCAL", name) is None
+    got = _events(qmev.qm)
+    assert [(r, p[CMQCFC.MQIACF_REASON_QUALIFIER], p[CMQCFC.MQCACF_USER_IDENTIFIER])
+            for r, p in got] == [(CMQC.MQRC_NOT_AUTHORIZED, CMQCFC.MQRQ_CLOSE_NOT_AUTHORIZED,
+                                  "carol")]
