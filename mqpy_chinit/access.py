@@ -63,12 +63,14 @@ def blocked_event(qmgr: str, query: dict[str, object], decision: dict[str, objec
         return str(query.get(key) or "")
 
     client = "client_user" in query or "csp_user" in query  # a SVRCONN conversation's query
-    blocked_user = str(decision.get("blocked_user") or q("mcauser") or q("csp_user")
-                       or q("client_user"))
+    # the user BLOCKUSER judged: the decision's when it says, else as far as the query tells
+    # (the channel's MCAUSER, else the user the client flowed)
+    blocked_user = str(decision.get("blocked_user") or q("mcauser") or q("client_user")
+                       or q("csp_user"))
     return events.channel_blocked(
         qmgr, int(qualifier), q("address"), warning=warning, channel=q("channel"),
         user=blocked_user, remote_qmgr=q("remote_qmgr"), ssl_peer=q("ssl_peer"),
-        client_user=(q("csp_user") or q("client_user")) if client else "",
+        client_user=(q("client_user") or q("csp_user")) if client else "",
         appl_name=q("appl") if client else "")
 
 _ALLOWED: dict[str, object] = {"allowed": True, "user": "", "msgid": "AMQ9783I", "text": "",
