@@ -9,10 +9,11 @@ event's parameters in the order of IBM's "Event message reference"):
   Get Inhibited: INHIBTEV) and remote (Unknown Remote Queue Manager and the transmission
   queue errors: REMOTEEV), on SYSTEM.ADMIN.QMGR.EVENT;
 - performance (Queue Depth High, Queue Depth Low, Queue Full: PERFMEV and the queue's
-  QDPHIEV, QDPLOEV, QDPMAXEV) on SYSTEM.ADMIN.PERFM.EVENT;
-- channel (Channel Started, Stopped, Stopped By User, Activated, Not Activated: CHLEV
-  ENABLED or EXCEPTION) on SYSTEM.ADMIN.CHANNEL.EVENT, from the channel initiator's channel
-  state changes (:class:`ChannelEvents`).
+  QDPHIEV, QDPLOEV, QDPMAXEV; Queue Service Interval High and OK: PERFMEV and the queue's
+  QSVCIEV, QSVCINT) on SYSTEM.ADMIN.PERFM.EVENT;
+- channel (Channel Started, Stopped, Stopped By User, Activated, Not Activated, Blocked:
+  CHLEV ENABLED or EXCEPTION) on SYSTEM.ADMIN.CHANNEL.EVENT, from the channel initiator's
+  channel state changes and CHLAUTH refusals (:class:`ChannelEvents`).
 
 Every function here is pure: the facts of one event in, its PCFMessage out (:class:`ChannelEvents`
 and :func:`put_event` excepted: they put events through an MQI connection). Whether an event
@@ -36,7 +37,8 @@ if TYPE_CHECKING:
     from mqpy.mqi import QueueManager
 
 __all__ = ["CHANNEL_EVENT_QUEUE", "PERFM_EVENT_QUEUE", "QMGR_EVENT_QUEUE", "Caller",
-           "ChannelEvents", "QueueStatistics", "channel_activated", "channel_event_wanted",
+           "ChannelEvents", "QueueStatistics", "channel_activated", "channel_blocked",
+           "channel_event_wanted", "chlev_of", "put_channel_events",
            "channel_started", "channel_state_event", "channel_stopped",
            "channel_stopped_by_user",
            "alias_base_q_type_error", "get_inhibited", "not_authorized_close",
@@ -44,6 +46,7 @@ __all__ = ["CHANNEL_EVENT_QUEUE", "PERFM_EVENT_QUEUE", "QMGR_EVENT_QUEUE", "Call
            "not_authorized_sub",
            "not_authorized_sub_dest", "put_event", "put_inhibited", "queue_depth_high",
            "queue_depth_low", "queue_full", "queue_manager_active", "queue_manager_not_active",
+           "queue_service_interval_high", "queue_service_interval_ok",
            "remote_q_name_error", "start_stop_enabled", "unknown_alias_base_q",
            "unknown_object_name", "unknown_remote_q_mgr", "unknown_xmit_q", "xmit_q_type_error",
            "xmit_q_usage_error"]
@@ -360,6 +363,18 @@ def queue_full(qmgr: str, qname: str, stats: QueueStatistics) -> PCFMessage:
     return _perfm_event(CMQC.MQRC_Q_FULL, qmgr, qname, stats)
 
 
+def queue_service_interval_high(qmgr: str, qname: str, stats: QueueStatistics) -> PCFMessage:
+    """Queue Service Interval High (2226): no successful get within QSVCINT of the put to an
+    empty queue or the get that left messages (the service timer's start)."""
+    return _perfm_event(CMQC.MQRC_Q_SERVICE_INTERVAL_HIGH, qmgr, qname, stats)
+
+
+def queue_service_interval_ok(qmgr: str, qname: str, stats: QueueStatistics) -> PCFMessage:
+    """Queue Service Interval OK (2227): after a High event, a get within QSVCINT of the
+    service timer's start."""
+    return _perfm_event(CMQC.MQRC_Q_SERVICE_INTERVAL_OK, qmgr, qname, stats)
+
+
 # ------------------------------------------------------------------ channel (CHLEV)
 
 CHANNEL_EVENT_QUEUE = "SYSTEM.ADMIN.CHANNEL.EVENT"
@@ -425,6 +440,35 @@ def channel_stopped_by_user(qmgr: str, channel: str) -> PCFMessage:
         _channel_name(channel)])
 
 
+def channel_blocked(qmgr: str, qualifier: int, conname: str, *, warning: bool = False,
+                    channel: str = "", user: str = "", remote_qmgr: str = "",
+                    ssl_peer: str = "", client_user: str = "", appl_name: str = "",
+                    appl_type: int = CMQC.MQAT_UNIX) -> PCFMessage:
+    """Channel Blocked (2577), or with ``warning`` its WARN(YES) form (2578): CHLAUTH refused
+    an inbound channel (or would have). ``qualifier``: MQRQ_CHANNEL_BLOCKED_ADDRESS (BLOCKADDR,
+    before the channel is named: no ChannelName), _USERID (BLOCKUSER: UserIdentifier is the
+    user blocked) or _NOACCESS (a mapping record of USERSRC(NOACCESS)). RemoteQMgrName for a
+    channel from a queue manager, SSLPeerName over TLS, and for a client its ClientUserId,
+    ApplType and ApplName, each where known."""
+    reason = CMQC.MQRC_CHANNEL_BLOCKED_WARNING if warning else CMQC.MQRC_CHANNEL_BLOCKED
+    params: list = [_qmgr_name(qmgr), CFIN(CMQCFC.MQIACF_REASON_QUALIFIER, qualifier)]
+    by_address = qualifier == CMQCFC.MQRQ_CHANNEL_BLOCKED_ADDRESS
+    if not by_address:
+        params.append(_channel_name(channel))
+    if qualifier == CMQCFC.MQRQ_CHANNEL_BLOCKED_USERID:
+        params.append(_st(CMQCFC.MQCACF_USER_IDENTIFIER, user, CMQC.MQ_USER_ID_LENGTH))
+    params.append(_st(CMQCFC.MQCACH_CONNECTION_NAME, conname, CMQC.MQ_CONN_NAME_LENGTH))
+    if remote_qmgr:
+        params.append(_st(CMQC.MQCA_REMOTE_Q_MGR_NAME, remote_qmgr, CMQC.MQ_Q_MGR_NAME_LENGTH))
+    if ssl_peer:  # a distinguished name: carried as given, as the MQCSP user is
+        params.append(CFST(CMQCFC.MQCACH_SSL_PEER_NAME, ssl_peer.encode("utf-8", "replace")))
+    if not by_address and (client_user or appl_name):
+        params += [_st(CMQCFC.MQCACH_CLIENT_USER_ID, client_user, CMQC.MQ_USER_ID_LENGTH),
+                   CFIN(CMQC.MQIA_APPL_TYPE, appl_type),
+                   _st(CMQCFC.MQCACF_APPL_NAME, appl_name, CMQC.MQ_APPL_NAME_LENGTH)]
+    return _event(CMQCFC.MQCMD_CHANNEL_EVENT, reason, params)
+
+
 def channel_state_event(qmgr: str, channel: str, chltype: str, previous: str, new: str, *,
                         xmitq: str = "", conname: str = "", stop_requested: str = "",
                         error_id: int = 0) -> PCFMessage | None:
@@ -452,15 +496,15 @@ def channel_state_event(qmgr: str, channel: str, chltype: str, previous: str, ne
 
 def channel_event_wanted(chlev: str, msg: PCFMessage) -> bool:
     """Whether the queue manager's CHLEV generates ``msg``: ENABLED all channel events;
-    EXCEPTION only Activated, Not Activated, Stopped By User and Stopped other than OK;
-    DISABLED (IBM's default) none."""
+    EXCEPTION only Activated, Not Activated, Stopped By User, Stopped other than OK and
+    Channel Blocked (not its WARN(YES) form); DISABLED (IBM's default) none."""
     chlev = chlev.strip().upper()
     if chlev == "ENABLED":
         return True
     if chlev != "EXCEPTION":
         return False
     reason = msg.header.Reason
-    if reason == CMQC.MQRC_CHANNEL_STARTED:
+    if reason in (CMQC.MQRC_CHANNEL_STARTED, CMQC.MQRC_CHANNEL_BLOCKED_WARNING):
         return False
     if reason == CMQC.MQRC_CHANNEL_STOPPED:
         qualifier = next(p.Value for p in msg.params
@@ -497,21 +541,44 @@ class ChannelEvents:
             conname=str(getattr(status, "conname", "") or ""),
             stop_requested=str(getattr(status, "stop_requested", "") or ""))
         if msg is not None:
-            self.pending.append(msg)
-            if self.on_pending is not None:
-                self.on_pending()
+            self.keep(msg)
+
+    def keep(self, msg: PCFMessage) -> None:
+        """Keep one channel event (a state change's, a CHLAUTH refusal's) to be put."""
+        self.pending.append(msg)
+        if self.on_pending is not None:
+            self.on_pending()
+
+    def take_wanted(self, chlev: str) -> list[PCFMessage]:
+        """The events kept so far that the queue manager's ``chlev`` wants (the others are
+        dropped, as IBM never generates them)."""
+        pending, self.pending = self.pending, []
+        return [msg for msg in pending if channel_event_wanted(chlev, msg)]
 
     def put_pending(self, qm: QueueManager) -> int:
-        """Put the events kept so far that CHLEV wants; how many were put."""
-        pending, self.pending = self.pending, []
-        if not pending:
+        """Put the events kept so far that CHLEV (asked through ``qm``) wants; how many were
+        put."""
+        if not self.pending:
             return 0
         try:
-            chlev = _CHLEV.get(qm.inquire(CMQC.MQIA_CHANNEL_EVENT), "DISABLED")
+            chlev = chlev_of(qm.inquire(CMQC.MQIA_CHANNEL_EVENT))
         except MQMIError:
+            self.pending = []
             return 0  # the queue manager is going: the events are lost, as IBM's would be
-        return sum(1 for msg in pending if channel_event_wanted(chlev, msg)
-                   and put_event(qm, msg, CHANNEL_EVENT_QUEUE) == 0)
+        return put_channel_events(qm, self.take_wanted(chlev))
+
+
+def chlev_of(value: object) -> str:
+    """CHLEV as MQSC says it (ENABLED, EXCEPTION, DISABLED), from MQINQ's MQEVR_* or a
+    DISPLAY QMGR's word."""
+    if isinstance(value, int):
+        return _CHLEV.get(value, "DISABLED")
+    return str(value or "DISABLED").strip().upper()
+
+
+def put_channel_events(qm: QueueManager, msgs: list[PCFMessage]) -> int:
+    """Put ``msgs`` on SYSTEM.ADMIN.CHANNEL.EVENT; how many were put."""
+    return sum(1 for msg in msgs if put_event(qm, msg, CHANNEL_EVENT_QUEUE) == 0)
 
 
 def _state_name(state: object) -> str:

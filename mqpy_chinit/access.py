@@ -18,6 +18,11 @@ The policy (CHLAUTH records, CONNAUTH, object authorities) lives in the queue ma
 
 An admin without these methods (an older test double) allows everything and connects as the
 channel initiator itself: the behaviour of a queue manager without security.
+
+Every CHLAUTH refusal (BLOCKADDR, USERSRC(NOACCESS), BLOCKUSER), and every channel a WARN(YES)
+record would have refused, is told to :attr:`ChannelAccess.on_blocked` with its query and
+decision: the channel initiator's channel events make a Channel Blocked event of it
+(:func:`blocked_event`).
 """
 
 from __future__ import annotations
@@ -29,8 +34,44 @@ from typing import Any
 import trio
 
 import mqpy
+from mqpy import CMQCFC, events
+from mqpy.pcf import PCFMessage
 
-__all__ = ["ChannelAccess"]
+__all__ = ["ChannelAccess", "blocked_event"]
+
+#: a CHLAUTH refusal's message id -> its Channel Blocked reason qualifier (a refusal of
+#: another kind -- a user name no MQ user id can be, a check that could not be made -- is
+#: no Channel Blocked event)
+_BLOCKED = {"AMQ9782E": CMQCFC.MQRQ_CHANNEL_BLOCKED_ADDRESS,
+            "AMQ9776E": CMQCFC.MQRQ_CHANNEL_BLOCKED_USERID,
+            "AMQ9777E": CMQCFC.MQRQ_CHANNEL_BLOCKED_NOACCESS}
+
+
+def blocked_event(qmgr: str, query: dict[str, object], decision: dict[str, object]
+                  ) -> PCFMessage | None:
+    """The Channel Blocked event (2577; 2578 for a WARN(YES) record that let the channel in)
+    of a CHLAUTH ``decision`` on ``query`` (``decide``'s), or None if it blocked nothing."""
+    qualifier = decision.get("reason_qualifier") or _BLOCKED.get(str(decision.get("msgid")))
+    warning = bool(decision.get("allowed"))
+    if not qualifier or (warning and not decision.get("warning")):
+        return None
+    if warning and qualifier == CMQCFC.MQRQ_CHANNEL_BLOCKED_ADDRESS \
+            and not query.get("address_only"):
+        return None  # the listener's BLOCKADDR check, made first, told this one already
+
+    def q(key: str) -> str:
+        return str(query.get(key) or "")
+
+    client = "client_user" in query or "csp_user" in query  # a SVRCONN conversation's query
+    # the user BLOCKUSER judged: the decision's when it says, else as far as the query tells
+    # (the channel's MCAUSER, else the user the client flowed)
+    blocked_user = str(decision.get("blocked_user") or q("mcauser") or q("client_user")
+                       or q("csp_user"))
+    return events.channel_blocked(
+        qmgr, int(qualifier), q("address"), warning=warning, channel=q("channel"),
+        user=blocked_user, remote_qmgr=q("remote_qmgr"), ssl_peer=q("ssl_peer"),
+        client_user=(q("client_user") or q("csp_user")) if client else "",
+        appl_name=q("appl") if client else "")
 
 _ALLOWED: dict[str, object] = {"allowed": True, "user": "", "msgid": "AMQ9783I", "text": "",
                                "warning": False}
@@ -44,11 +85,21 @@ class ChannelAccess:
         self.connect_qm = connect_qm
         self._connect_for = connect_for or getattr(admin, "connect_for", None)
         self.log = log
+        #: told (query, decision) of every channel CHLAUTH blocked, or would have blocked
+        #: but for WARN(YES); it neither blocks nor raises
+        self.on_blocked: Callable[[dict[str, object], dict[str, object]], None] | None = None
 
     async def decide(self, query: dict[str, object]) -> dict[str, object]:
         """The CHLAUTH decision for ``query`` (keys: ``mqpy.security.policy.channel_decision``).
 
-        If the queue manager cannot be asked, the channel is refused (never let in blind)."""
+        If the queue manager cannot be asked, the channel is refused (never let in blind). A
+        block (or a WARN(YES) record's warning) is told to :attr:`on_blocked`."""
+        d = await self._decide(query)
+        if self.on_blocked is not None and (not d["allowed"] or d.get("warning")):
+            self.on_blocked(query, d)
+        return d
+
+    async def _decide(self, query: dict[str, object]) -> dict[str, object]:
         ask = getattr(self.admin, "channel_decision", None)
         if ask is None:
             return dict(_ALLOWED, user=str(query.get("mcauser") or

@@ -53,7 +53,7 @@ from mqpy.fap.initialdata import InitialData
 from mqpy.localqmgrs import is_locked
 from mqpy.trace import TRACER
 from mqpy_chinit import handoff, svrconn
-from mqpy_chinit.access import ChannelAccess
+from mqpy_chinit.access import ChannelAccess, blocked_event
 from mqpy_chinit.caller import CallingChannels, RetryWait
 from mqpy_chinit.channelstatistics import ChannelStatistics
 from mqpy_chinit.initq import InitiationQueue
@@ -62,7 +62,12 @@ from mqpy_chinit.mca import QmFactory
 from mqpy_chinit.responder import Responder
 from mqpy_chinit.sender_mca import SenderMCA
 from mqpy_chinit.startstop import ChannelControl
-from mqpy_chinit.states import ChannelState, ChannelStatus, add_state_observer
+from mqpy_chinit.states import (
+    ChannelState,
+    ChannelStatus,
+    add_slot_observer,
+    add_state_observer,
+)
 from mqpy_chinit.statestore import RememberedStates
 from mqpy_chinit.supervision import mq_reasons, split_qmgr_gone
 
@@ -246,10 +251,14 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
 
     async def _channel_events(self) -> None:
         """Channel events (``mqpy.events.ChannelEvents``): this channel initiator's channels'
-        state changes, kept by a state observer, put on SYSTEM.ADMIN.CHANNEL.EVENT as the
-        queue manager's CHLEV wants (asked of it each time), from a worker thread, each time some
-        are kept. Its MQI connection is made at the first event kept; none once the queue
-        manager quiesces (the events then are lost)."""
+        state changes, kept by a state observer, the channels that wait for an active-channel
+        slot and get one (a slot observer: Channel Not Activated, Activated), and the inbound
+        channels CHLAUTH blocked (``access.on_blocked``: Channel Blocked), put on
+        SYSTEM.ADMIN.CHANNEL.EVENT as the queue manager's CHLEV wants (asked of it each time,
+        through the admin), from a worker thread, each time some are kept. Its MQI
+        connection is made at the first event CHLEV wants, so none while CHLEV is DISABLED
+        (unless the admin cannot tell CHLEV: then it is asked through that connection); none
+        once the queue manager quiesces (the events then are lost)."""
         token = trio.lowlevel.current_trio_token()
         ready = [trio.Event()]
 
@@ -265,7 +274,20 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
             if self.statuses.get(status.channel) is status:  # (not another's in-process)
                 kept.observe(status)
 
+        def blocked(query: dict[str, object], decision: dict[str, object]) -> None:
+            msg = blocked_event(self.qmgr_name, query, decision)
+            if msg is not None:
+                kept.keep(msg)
+
+        def slot(status: ChannelStatus, activated: bool) -> None:
+            if self.statuses.get(status.channel) is status:
+                kept.keep(events.channel_activated(
+                    self.qmgr_name, status.channel, status.chltype, status.xmitq or "",
+                    status.conname or "", activated=activated))
+
         stop = add_state_observer(observe)
+        stop_slots = add_slot_observer(slot)
+        self.access.on_blocked = blocked
         qm = None
         try:
             while True:
@@ -274,11 +296,27 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
                 if svrconn.quiescing(self):  # (no question asked of a queue manager ending)
                     kept.pending.clear()
                     continue
+                try:
+                    chlev = await trio.to_thread.run_sync(self._qmgr_attr, "CHLEV")
+                    if chlev is None:  # the admin cannot tell: asked through the connection
+                        if qm is None:
+                            qm = await trio.to_thread.run_sync(self._connect_for_events)
+                        chlev = await trio.to_thread.run_sync(qm.inquire,
+                                                              CMQC.MQIA_CHANNEL_EVENT)
+                except MQMIError:
+                    kept.pending.clear()  # not asked: the events are lost, as IBM's would be
+                    continue
+                wanted = kept.take_wanted(events.chlev_of(chlev))
+                if not wanted:
+                    continue
                 if qm is None:
-                    qm = await trio.to_thread.run_sync(self.connect_qm)
-                await trio.to_thread.run_sync(kept.put_pending, qm)
+                    qm = await trio.to_thread.run_sync(self._connect_for_events)
+                await trio.to_thread.run_sync(events.put_channel_events, qm, wanted)
         finally:
             stop()
+            stop_slots()
+            if self.access.on_blocked is blocked:
+                self.access.on_blocked = None
             if qm is not None:
                 with trio.CancelScope(shield=True):
                     await trio.to_thread.run_sync(_quietly_disconnect, qm)
@@ -425,6 +463,10 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
                       if (st := self.statuses.get(n)) is not None
                       and st.state is ChannelState.STARTING)
         return self._instances() - waiting + 1
+
+    def _connect_for_events(self) -> Any:
+        """The channel events' own MQI connection (blocking)."""
+        return self.connect_qm()
 
     def _qmgr_attr(self, key: str) -> object:
         """A queue-manager attribute, None when the admin cannot tell (blocking)."""

@@ -156,6 +156,23 @@ def add_state_observer(observer: Callable[[ChannelStatus], None]) -> Callable[[]
     return remove
 
 
+#: what is told (status, activated) when a channel must wait for an active-channel slot
+#: (False) and when, having waited, it gets one (True), in the thread that saw it
+#: (``add_slot_observer``)
+_SLOT_OBSERVERS: list[Callable[[ChannelStatus, bool], None]] = []
+
+
+def add_slot_observer(observer: Callable[[ChannelStatus, bool], None]) -> Callable[[], None]:
+    """Tell ``observer`` (which must neither block nor raise) of every channel that waits for
+    an active-channel slot, and of its getting one; what to call to stop."""
+    _SLOT_OBSERVERS.append(observer)
+
+    def remove() -> None:
+        if observer in _SLOT_OBSERVERS:
+            _SLOT_OBSERVERS.remove(observer)
+    return remove
+
+
 #: each channel instance's number in this process: the second half of its JOBNAME
 _instance_numbers = itertools.count(1)
 
@@ -222,6 +239,25 @@ class ChannelStatus:
     instance_number: int = attrs.Factory(lambda: next(_instance_numbers))
     monitor: ChannelMonitor = attrs.Factory(ChannelMonitor)
     history: list[ChannelState] = attrs.Factory(list)
+    #: STARTING, it waits for an active-channel slot (MaxActiveChannels):
+    #: :meth:`waits_for_slot`, :meth:`got_slot`
+    waiting_for_slot: bool = False
+
+    def waits_for_slot(self) -> None:
+        """This STARTING channel cannot become active: MaxActiveChannels channels are. Its
+        slot observers are told (IBM's Channel Not Activated), once while it waits."""
+        if not self.waiting_for_slot:
+            self.waiting_for_slot = True
+            for observer in list(_SLOT_OBSERVERS):
+                observer(self, False)
+
+    def got_slot(self) -> None:
+        """This channel, having waited, got an active-channel slot: its slot observers are
+        told (IBM's Channel Activated). Nothing is told of a channel that never waited."""
+        if self.waiting_for_slot:
+            self.waiting_for_slot = False
+            for observer in list(_SLOT_OBSERVERS):
+                observer(self, True)
 
     @property
     def jobname(self) -> str:

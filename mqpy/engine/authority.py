@@ -1,14 +1,17 @@
 """The engine's security seam: who may connect, and who may open what.
 
-The engine asks its ``authority`` at MQCONN and MQOPEN and refuses with MQRC_NOT_AUTHORIZED
-(2035) when told to. The default lets everything through, as a queue manager with no security
+The engine asks its ``authority`` at MQCONN, MQOPEN, MQSUB (its topic and its destination
+queue) and the MQCLOSE that deletes a permanent dynamic queue, and refuses with
+MQRC_NOT_AUTHORIZED (2035) when told to. The default lets everything through, as a queue manager with no security
 configured does; ``mqpy.security.policy`` installs the real policy (connection authentication, object
 authorities). Keeping the seam here means the engine never learns how users are stored.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
+
+from mqpy.errors import MQMIError
 
 
 class Authority(Protocol):
@@ -36,6 +39,27 @@ class Authority(Protocol):
         the alternate user (blank: nobody), the context options still for ``user``."""
 
 
+    def check_delete(self, user: str, objtype: str, name: str) -> None:
+        """Raise MQMIError(2, 2035) unless ``user`` may delete object ``name`` (``dlt``): an
+        MQCLOSE with MQCO_DELETE(_PURGE) of a permanent dynamic queue by a handle other than
+        the one whose MQOPEN created it."""
+
+
+def may_delete(authority: Any, user: str, objtype: str, name: str) -> bool:
+    """Whether ``authority`` lets ``user`` delete ``name``: its ``check_delete``, or for a
+    policy without one (``mqpy.security.policy`` answers ``dlt`` through ``admin_holds``)
+    that; an authority with neither lets everything through."""
+    check = getattr(authority, "check_delete", None)
+    if check is not None:
+        try:
+            check(user, objtype, name)
+        except MQMIError:
+            return False
+        return True
+    holds = getattr(authority, "admin_holds", None)
+    return holds is None or bool(holds(user, "queue", name, ["dlt"]))
+
+
 class AllowAll:
     def check_connect(self, user: str, password: str | None, appl_name: str,
                       channel: str | None, *, asserted: str, adopted: bool = False) -> str:
@@ -47,4 +71,7 @@ class AllowAll:
         return None
 
     def check_topic(self, user: str, names: list[str], needed: str) -> None:
+        return None
+
+    def check_delete(self, user: str, objtype: str, name: str) -> None:
         return None

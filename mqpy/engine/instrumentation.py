@@ -11,7 +11,9 @@ The queue depth events are a small state machine per local queue whose state is 
 own QDPHIEV, QDPLOEV and QDPMAXEV (IBM changes them as the events fire, and DISPLAY QLOCAL
 shows it): :func:`depth_rule` is the whole machine, pure. Queue Depth High enables Low and
 Full and disables itself; Low enables High and Full and disables itself; Full enables Low and
-disables itself. A performance event resets the queue's statistics it reports. The engine
+disables itself. The queue service interval events are another (:func:`service_rule`, its
+rules beside it), whose state is the queue's QSVCIEV and its service timer. A performance
+event resets the queue's statistics it reports. The engine
 calls :func:`after_put`, :func:`after_get` and :func:`queue_full` only while the queue
 manager's PERFMEV is ENABLED (``QueueManagerEngine.perfm_events``, one attribute check on
 the put and get paths).
@@ -24,6 +26,7 @@ raises into the call that caused the event.
 from __future__ import annotations
 
 import time
+import weakref
 from typing import TYPE_CHECKING
 
 import attrs
@@ -41,9 +44,9 @@ if TYPE_CHECKING:
     from mqpy.engine.qmgr import QueueManagerEngine
     from mqpy.engine.queues import MessageQueue
 
-__all__ = ["DepthSwitches", "after_get", "after_put", "connect_refused", "depth_rule",
-           "get_inhibited", "open_refused", "perfm_enabled", "put_inhibited", "queue_full",
-           "topic_refused"]
+__all__ = ["DepthSwitches", "after_get", "after_put", "close_refused", "connect_refused",
+           "depth_rule", "get_inhibited", "open_refused", "perfm_enabled", "put_inhibited",
+           "queue_full", "service_rule", "sub_destination_refused", "topic_refused"]
 
 _ENABLED = "ENABLED"
 
@@ -175,6 +178,26 @@ def topic_refused(conn: Connection, topic: str, names: list[str], needed: str, o
          build(eng.name, caller(conn), options, topic, [str(n) for n in names]))
 
 
+def close_refused(conn: Connection, qname: str) -> None:
+    """An MQCLOSE that would have deleted permanent dynamic queue ``qname`` refused 2035 (its
+    user may not delete it, and its handle is not the one that created it): Not Authorized
+    type 3 while AUTHOREV is ENABLED."""
+    eng = conn.engine
+    if _on(eng.catalog.qmgr, "AUTHOREV"):
+        _put(eng, events.QMGR_EVENT_QUEUE,
+             events.not_authorized_close(eng.name, caller(conn), qname))
+
+
+def sub_destination_refused(conn: Connection, options: int, topic: str, dest_qmgr: str,
+                            dest_q: str) -> None:
+    """An MQSUB refused 2035 the use of its (non-managed) destination queue ``dest_q``: Not
+    Authorized type 6 while AUTHOREV is ENABLED."""
+    eng = conn.engine
+    if _on(eng.catalog.qmgr, "AUTHOREV"):
+        _put(eng, events.QMGR_EVENT_QUEUE, events.not_authorized_sub_dest(
+            eng.name, caller(conn), options, topic, dest_qmgr or eng.name, dest_q))
+
+
 def put_inhibited(conn: Connection, qname: str, qmname: str = "") -> None:
     """MQPUT or MQPUT1 refused with 2051: Put Inhibited while INHIBTEV is ENABLED."""
     eng = conn.engine
@@ -282,17 +305,105 @@ def _depth_changed(eng: QueueManagerEngine, base: ObjectDef, mq: MessageQueue,
 
 
 def after_put(eng: QueueManagerEngine, base: ObjectDef, mq: MessageQueue) -> None:
-    """A message was put on local queue ``base`` (PERFMEV ENABLED): Queue Depth High?"""
+    """A message was put on local queue ``base`` (PERFMEV ENABLED): Queue Depth High? Queue
+    Service Interval High?"""
     if base.name != events.PERFM_EVENT_QUEUE:
         _depth_changed(eng, base, mq, "put")
+        if base.attributes.get("QSVCIEV", _NONE) != _NONE:
+            _service_checked(eng, base, mq, "put")
 
 
 def after_get(eng: QueueManagerEngine, base: ObjectDef, mq: MessageQueue) -> None:
-    """A message was got from local queue ``base`` (PERFMEV ENABLED): Queue Depth Low?"""
+    """A message was got from local queue ``base`` (PERFMEV ENABLED): Queue Depth Low? Queue
+    Service Interval High or OK?"""
     _depth_changed(eng, base, mq, "get")
+    if base.attributes.get("QSVCIEV", _NONE) != _NONE:
+        _service_checked(eng, base, mq, "get")
 
 
 def queue_full(eng: QueueManagerEngine, base: ObjectDef, mq: MessageQueue) -> None:
     """A put to local queue ``base`` was refused with 2053 (PERFMEV ENABLED): Queue Full?"""
     if base.name != events.PERFM_EVENT_QUEUE:
         _depth_changed(eng, base, mq, "full")
+
+
+# ------------------------------------------------------------------ queue service interval events
+#
+# IBM's rules ("Rules for queue service interval events"; "Understanding the service timer"):
+#
+# 1. The service timer restarts (from zero) after a put to an empty queue and after a get
+#    that leaves the queue not empty; a get that empties the queue turns it OFF; a put to a
+#    queue already holding messages leaves it running. At start the timer of a queue that
+#    holds messages runs from the queue manager's start.
+# 2. Queue Service Interval High (QSVCIEV HIGH): at a put or a get, the timer has run longer
+#    than QSVCINT milliseconds. The queue's QSVCIEV becomes OK.
+# 3. Queue Service Interval OK (QSVCIEV OK): at a get, the timer has run QSVCINT or less.
+#    QSVCIEV becomes HIGH.
+# 4. The event resets the queue's statistics it reports, as the depth events do.
+#
+# IBM generates the event "on, or before, the next MQPUT or get operation": the check is made
+# at the queue's next put or get, so no thread watches the clock.
+
+_NONE = "NONE"
+_HIGH = "HIGH"
+_OK = "OK"
+
+#: where the service timer reads the time (a test replaces it)
+_clock = time.time
+
+#: each queue's service timer: when it (re)started; absent while OFF
+_service_timers: weakref.WeakKeyDictionary[MessageQueue, float] = weakref.WeakKeyDictionary()
+
+
+def service_rule(happened: str, depth: int, started: float | None, now: float,
+                 interval_ms: int, qsvciev: str) -> tuple[int | None, str, float | None]:
+    """The queue service interval state machine (rules 1 to 3 above): after ``happened``
+    ("put": a message was put, leaving ``depth``; "get": one was got, leaving ``depth``),
+    the service timer having started at ``started`` (None: OFF), the event it generates (its
+    reason) or None, the queue's QSVCIEV afterwards and the timer's start afterwards."""
+    if happened not in ("put", "get"):
+        raise ValueError(f"unknown queue operation {happened!r}")
+    fired = None
+    if started is not None:
+        late = (now - started) * 1000.0 > interval_ms
+        if qsvciev == _HIGH and late:
+            fired, qsvciev = CMQC.MQRC_Q_SERVICE_INTERVAL_HIGH, _OK
+        elif qsvciev == _OK and happened == "get" and not late:
+            fired, qsvciev = CMQC.MQRC_Q_SERVICE_INTERVAL_OK, _HIGH
+    if happened == "put":
+        timer = now if depth <= 1 or started is None else started
+    else:
+        timer = now if depth > 0 else None
+    return fired, qsvciev, timer
+
+
+_SERVICE_BUILD = {CMQC.MQRC_Q_SERVICE_INTERVAL_HIGH: events.queue_service_interval_high,
+                  CMQC.MQRC_Q_SERVICE_INTERVAL_OK: events.queue_service_interval_ok}
+
+
+def _service_checked(eng: QueueManagerEngine, base: ObjectDef, mq: MessageQueue,
+                     happened: str) -> None:
+    a = base.attributes
+    depth = mq.count - mq.getting
+    before = depth - 1 if happened == "put" else depth + 1
+    started = _service_timers.get(mq)
+    if started is None and before > 0:  # (rule 1: running since the queue manager started)
+        started = eng.stats.started
+    now = _clock()
+    fired, qsvciev, timer = service_rule(happened, depth, started, now,
+                                         _int(a, "QSVCINT", 999999999),
+                                         str(a.get("QSVCIEV") or _NONE).upper())
+    if timer is None:
+        _service_timers.pop(mq, None)
+    else:
+        _service_timers[mq] = timer
+    if fired is None:
+        return
+    try:
+        with eng.lock:
+            eng.alter(base.objtype, base.name, {"QSVCIEV": qsvciev})
+            high, enq, deq, since = eng.stats.reset_queue(base.name, time.time(), depth)
+    except MQMIError:  # the queue went (or its change could not be logged): no event
+        return
+    _put(eng, events.PERFM_EVENT_QUEUE,
+         _SERVICE_BUILD[fired](eng.name, base.name, QueueStatistics(since, high, enq, deq)))

@@ -8,6 +8,7 @@ import time
 
 from mqpy import CMQC
 from mqpy.engine import (
+    authority,
     cluster,
     distlist,
     groups,
@@ -357,6 +358,11 @@ class OpenCalls:
                 del self.handles[hobj]
                 eng._delete_queue_locked(h.base, purge=True, force=True)
             elif delete_opts and deftype == "PERMDYN":
+                if h.dynamic != "PERMDYN" and not authority.may_delete(  # not its creator
+                        eng.authority, self.user.decode("latin-1").strip(), "QLOCAL",
+                        h.base.name):
+                    instrumentation.close_refused(self, h.obj.name)
+                    raise _fail(CMQC.MQRC_NOT_AUTHORIZED)
                 others = [x for x in eng._open_handles(h.mq) if x is not h]
                 if others:
                     raise _fail(CMQC.MQRC_OBJECT_IN_USE)

@@ -35,7 +35,10 @@ IBM's rules, as built here (MQSUB, MQSD, MQSUBRQ, MQCLOSE):
    closes).
 8. Publishing needs ``pub`` authority, subscribing (and resuming) ``sub``, on the topic's
    closest administrative topic object or on one above it up to SYSTEM.BASE.TOPIC
-   (MQRC_NOT_AUTHORIZED); a managed destination needs none of its own.
+   (MQRC_NOT_AUTHORIZED); a managed destination needs none of its own. A destination the
+   application gives (its Hobj) needs ``put`` on that queue; one a resume opens for it,
+   ``put``, ``get`` and ``browse`` (MQRC_NOT_AUTHORIZED, with AUTHOREV ENABLED a Not
+   Authorized type 6 event).
 """
 
 from __future__ import annotations
@@ -112,6 +115,24 @@ def _authorised(conn: Any, topic: str, needed: str, options: int) -> None:
         conn.engine.authority.check_topic(conn.user.decode("latin-1").strip(), names, needed)
     except MQMIError as err:
         instrumentation.topic_refused(conn, topic, names, needed, options, err)
+        raise
+
+
+#: what a destination needs (rule 8): one the application gives, one a resume opens
+_DEST_GIVEN = CMQC.MQOO_OUTPUT
+_DEST_OPENED = CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_BROWSE
+
+
+def _destination_authorised(conn: Any, objtype: str, name: str, dest_qmgr: str, topic: str,
+                            options: int, access: int) -> None:
+    """``access`` on the destination queue ``name`` (rule 8): else 2035 (with AUTHOREV
+    ENABLED, a Not Authorized type 6 event)."""
+    try:
+        conn.engine.authority.check_open(conn.user.decode("latin-1").strip(), objtype, name,
+                                         access)
+    except MQMIError as err:
+        if err.reason == CMQC.MQRC_NOT_AUTHORIZED:
+            instrumentation.sub_destination_refused(conn, options, topic, dest_qmgr, name)
         raise
 
 
@@ -201,6 +222,9 @@ class SubscribeCalls:
         dest_qmgr = ""
         if not managed:
             queue, dest_qmgr = destinations.dest_of(self.handles[qhobj])
+            given = self.handles[qhobj].obj
+            _destination_authorised(self, given.objtype, given.name, dest_qmgr, topic, opts,
+                                    _DEST_GIVEN)
         selector = _vs(sd, "SelectionString")
         compile_selector(selector)  # MQRC_SELECTOR_SYNTAX_ERROR for a bad one
         correl = sd.SubCorrelId if opts & CMQC.MQSO_SET_CORREL_ID else eng.new_msgid()
@@ -274,6 +298,10 @@ class SubscribeCalls:
         """An existing subscription, resumed (or altered: MQSO_ALTER)."""
         opts = sd.Options
         _authorised(self, sub.topic, "sub", opts)
+        if hobj not in (CMQC.MQHO_NONE, 0) and not sub.managed:  # before any alteration
+            given = self.handles[self._provided_queue(hobj, sub.durable)].obj
+            _destination_authorised(self, given.objtype, given.name, sub.dest_qmgr,
+                                    sub.topic, opts, _DEST_GIVEN)
         if opts & CMQC.MQSO_ALTER:
             self._alter(reg, sub, sd, hobj)
         if hobj not in (CMQC.MQHO_NONE, 0) and not sub.managed:
@@ -284,6 +312,10 @@ class SubscribeCalls:
                 raise _fail(CMQC.MQRC_INVALID_DESTINATION)
             qhobj = self._managed_handle(queue, None)
         else:
+            found = self.engine.catalog.queue_def(sub.dest)
+            if found is not None:
+                _destination_authorised(self, found.objtype, found.name, sub.dest_qmgr,
+                                        sub.topic, opts, _DEST_OPENED)
             try:
                 qhobj = self.open(OD(ObjectName=sub.dest, ObjectQMgrName=sub.dest_qmgr),
                                   CMQC.MQOO_INPUT_AS_Q_DEF)
