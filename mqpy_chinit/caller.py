@@ -60,8 +60,10 @@ class CallingChannels:
                     # MaxActiveChannels: wait in STARTING for a free slot (seed 000 9.41)
                     self.log("AMQ9514W", f"Channel '{name}' waits for an active-channel slot "
                              f"(MaxActiveChannels={self.max_active}).")
+                    status.waits_for_slot()  # Channel Not Activated
                     while self._active() > self.max_active:
                         await trio.sleep(0.1)
+                    status.got_slot()  # Channel Activated
                     self.log("AMQ9515I", f"Channel '{name}' got an active-channel slot.")
                 while True:
                     status.move(ChannelEvent.BIND)

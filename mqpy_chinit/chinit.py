@@ -243,13 +243,13 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
                 await self._restore_states()
                 nursery.start_soon(self._while_qmgr_runs, self._serve_initq)
                 nursery.start_soon(self._while_qmgr_runs, self._channel_statistics)
-                nursery.start_soon(self._while_qmgr_runs, self._channel_events)
+                nursery.start_soon(self._while_qmgr_runs, self.channel_events)
                 if self.cluster_cache and hasattr(self.admin, "display"):
                     nursery.start_soon(self._while_qmgr_runs, self._repository_manager)
                 self.log("AMQ8024I", "IBM MQ channel initiator started.")
             task_status.started()
 
-    async def _channel_events(self) -> None:
+    async def channel_events(self) -> None:
         """Channel events (``mqpy.events.ChannelEvents``): this channel initiator's channels'
         state changes, kept by a state observer, the channels that wait for an active-channel
         slot and get one (a slot observer: Channel Not Activated, Activated), and the inbound

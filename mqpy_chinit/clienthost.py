@@ -95,6 +95,9 @@ class ClientHost:
             async with trio.open_nursery() as nursery:
                 self.chinit.nursery = nursery
                 nursery.start_soon(self.poller.run)
+                # Channel Blocked for the clients CHLAUTH refuses here (no other channel
+                # of this channel initiator's has a state to tell)
+                nursery.start_soon(self.chinit.channel_events)
                 task_status.started()
                 while True:
                     try:

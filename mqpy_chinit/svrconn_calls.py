@@ -72,7 +72,7 @@ class MQICalls:
         decision = await self.chinit.channel_decision(
             {"channel": self.name, "address": self.peer, "client_user": ident.client_user,
              "csp_user": ident.credentials.user if ident.credentials else None,
-             "mcauser": mcauser, **tlsstream.tls_identity(self.conv.stream)})
+             "mcauser": mcauser, "appl": appl, **tlsstream.tls_identity(self.conv.stream)})
         if not decision["allowed"]:
             cc.refused = True
             self.log(str(decision["msgid"]), str(decision["text"]))

@@ -46,18 +46,16 @@ class Authority(Protocol):
 
 
 def may_delete(authority: Any, user: str, objtype: str, name: str) -> bool:
-    """Whether ``authority`` lets ``user`` delete ``name``: its ``check_delete``, or for a
-    policy without one (``mqpy.security.policy`` answers ``dlt`` through ``admin_holds``)
-    that; an authority with neither lets everything through."""
+    """Whether ``authority`` lets ``user`` delete ``name`` (its ``check_delete``; an
+    authority without one lets everything through)."""
     check = getattr(authority, "check_delete", None)
-    if check is not None:
-        try:
-            check(user, objtype, name)
-        except MQMIError:
-            return False
+    if check is None:
         return True
-    holds = getattr(authority, "admin_holds", None)
-    return holds is None or bool(holds(user, "queue", name, ["dlt"]))
+    try:
+        check(user, objtype, name)
+    except MQMIError:
+        return False
+    return True
 
 
 class AllowAll:

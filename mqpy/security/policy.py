@@ -426,7 +426,7 @@ def channel_decision(eng, query: Mapping[str, object]) -> dict[str, object]:  # 
                           mcauser=str(query.get("mcauser") or ""),
                           csp_user=user_id("csp_user"))
     return {"allowed": d.allowed, "user": d.user, "msgid": d.msgid, "text": d.text,
-            "warning": d.warning, "adopted": d.adopted}
+            "warning": d.warning, "adopted": d.adopted, "reason_qualifier": d.reason_qualifier}
 
 
 def _printable(text: str | None) -> str:
@@ -619,6 +619,12 @@ class SecurityPolicy:
                                          else name, missing)
         decided.opens.add(opened)
 
+
+    def check_delete(self, user: str, objtype: str, name: str) -> None:
+        """``dlt`` on object ``name`` (an MQCLOSE deleting a permanent dynamic queue its
+        handle did not create); a refusal is logged, AMQ8077W."""
+        if "dlt" not in self._authorities(user, oam.objtype_of(objtype), name):
+            raise self._insufficient(user, name, ["dlt"])
 
     def check_topic(self, user: str, names: list[str], needed: str) -> None:
         """Publish or subscribe authority (``needed``: "pub", "sub") on a topic: granted by

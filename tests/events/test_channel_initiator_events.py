@@ -230,9 +230,6 @@ async def test_a_channel_waiting_for_a_slot_is_not_activated_then_activated(runn
             p[CMQCFC.MQCACH_CONNECTION_NAME]) == ("EV.SLOT.SDR", "QMB", "192.0.2.7(1414)")
 
 
-@pytest.mark.xfail(strict=True, reason="mqpy_chinit/caller.py (not this work's file) does not "
-                   "yet tell the sender's status that it waits for an active-channel slot "
-                   "(status.waits_for_slot() / status.got_slot()): the change is in the report")
 async def test_a_sender_started_beyond_max_active_channels_is_not_activated(running):
     """Given CHLEV(EXCEPTION) and MaxActiveChannels reached, when START CHANNEL starts a
     sender, then it waits in STARTING and Channel Not Activated is put; once a slot is free
@@ -247,7 +244,7 @@ async def test_a_sender_started_beyond_max_active_channels_is_not_activated(runn
     chinit.max_active = 0  # (every slot taken)
     assert chinit.start_channel("EV.SLOT.SDR") is None
     try:
-        await _until(lambda: running.collected(1), 0.5)
+        await _until(lambda: running.collected(1))
         assert running.channel_events[0][0] == CMQC.MQRC_CHANNEL_NOT_ACTIVATED
     finally:
         chinit.max_active = 100

@@ -11,7 +11,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, CMQCFC
-from mqpy.engine.authority import AllowAll, may_delete
+from mqpy.engine.authority import AllowAll
 from mqpy.errors import MQMIError
 
 from ._support import params, read_events
@@ -102,28 +102,6 @@ def test_no_type_3_event_while_authorev_is_disabled(refusing):
     q.close()
     refusing.eng.delete("QLOCAL", name)
     assert _events(refusing.qm) == []
-
-
-class _AdminOnly:
-    """A policy that answers ``dlt`` only through ``admin_holds`` (mqpy.security.policy's)."""
-
-    def __init__(self, holds: bool) -> None:
-        self.holds = holds
-        self.asked: list = []
-
-    def admin_holds(self, user, objtype, name, needed):
-        self.asked.append((user, objtype, name, list(needed)))
-        return self.holds
-
-
-@pytest.mark.parametrize("holds", [True, False])
-def test_a_policy_without_check_delete_is_asked_for_dlt(holds):
-    """Given a security policy that answers object authorities through ``admin_holds``, when
-    the close asks whether alice may delete EV.PD.1, then ``dlt`` on the queue is what is
-    asked, and its answer is the decision."""
-    policy = _AdminOnly(holds)
-    assert may_delete(policy, "alice", "QLOCAL", "EV.PD.1") is holds
-    assert policy.asked == [("alice", "queue", "EV.PD.1", ["dlt"])]
 
 
 # ------------------------------------------------------------------ type 6: MQSUB

@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 import mqpy
-from mqpy import CMQC, clientchannel, clientinstance
+from mqpy import CMQC, CMQCFC, clientchannel, clientinstance, pcf
 from mqpy.fap.controlflows import Status
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.initialdata import OUR_FAP_LEVEL, CapFlags1, InitialData
@@ -85,6 +85,33 @@ def test_default_rule_blocks_system_channels(site):
         CMQC.MQRC_NOT_AUTHORIZED
     log = site.wait_for_log("SYSTEM.TEST.SVRCONN' was blocked")
     assert "AMQ9777E" in log and "USERSRC(NOACCESS)" in log
+
+
+def test_a_client_the_daemon_blocks_is_a_channel_blocked_event(site):
+    """Given CHLEV(ENABLED) and IBM's default ADDRESSMAP rule for SYSTEM.* (NOACCESS), when
+    a client the daemon serves itself (MQIBindType=FASTPATH) uses a SYSTEM.* server-connection
+    channel, then besides its 2035 a Channel Blocked event (2577, NOACCESS) naming the
+    channel is put on SYSTEM.ADMIN.CHANNEL.EVENT, as by the channel initiator."""
+    site.mqsc("DEFINE CHANNEL(SYSTEM.TEST.SVRCONN) CHLTYPE(SVRCONN) REPLACE\n"
+              "ALTER QMGR CHLEV(ENABLED)\n")
+    qm = site.bindings()
+    events = mqpy.Queue(qm, "SYSTEM.ADMIN.CHANNEL.EVENT", CMQC.MQOO_INPUT_SHARED)
+    try:
+        assert _refused(lambda: site.client(ALICE, ALICE_PW, channel="SYSTEM.TEST.SVRCONN")) \
+            == CMQC.MQRC_NOT_AUTHORIZED
+        while True:  # (a channel's own events may come first)
+            msg = pcf.parse(events.get(None, mqpy.MD(), mqpy.GMO(
+                Options=CMQC.MQGMO_WAIT, WaitInterval=10_000)))
+            if msg.header.Reason == CMQC.MQRC_CHANNEL_BLOCKED:
+                break
+        got = {p.Parameter: getattr(p, "Value", getattr(p, "String", None))
+               for p in msg.params}
+        assert got[CMQCFC.MQIACF_REASON_QUALIFIER] == CMQCFC.MQRQ_CHANNEL_BLOCKED_NOACCESS
+        assert got[CMQCFC.MQCACH_CHANNEL_NAME].rstrip(b" ") == b"SYSTEM.TEST.SVRCONN"
+    finally:
+        events.close()
+        qm.disconnect()
+        site.mqsc("ALTER QMGR CHLEV(DISABLED)\n")
 
 
 def test_blockaddr_closes_at_the_listener(site):
