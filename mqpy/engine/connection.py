@@ -13,7 +13,8 @@ import os
 import sys
 import time
 from collections import deque
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, TypeVar
 
 from mqpy import CMQC
 from mqpy.collected import ClosedLater
@@ -26,7 +27,7 @@ from mqpy.engine.mqopen import OpenCalls
 from mqpy.engine.mqput import KeptMD, PutCalls
 from mqpy.engine.options import _fail
 from mqpy.engine.putstatus import PutStatus, StatCalls
-from mqpy.engine.stats import ConnectionAccounting, HandleCounters, Statistics
+from mqpy.engine.stats import ConnectionAccounting, HandleCounters, MQICounters, Statistics
 from mqpy.engine.uow import SyncpointCalls, back_out_uow, commit_uow
 from mqpy.errors import MQMIError
 from mqpy.pubsub.mqsub import SubscribeCalls
@@ -39,9 +40,22 @@ from mqpy.stats.connaccounting import (
     account,
     write_at_disconnect,
 )
+from mqpy.structs.pubsubstructs import SD, SRO
+from mqpy.structs.tables import STS
 
 if TYPE_CHECKING:
     from mqpy.engine.qmgr import QueueManagerEngine
+
+
+_T = TypeVar("_T")
+
+
+def _count(qmgr: MQICounters, conn: MQICounters, field: str | int) -> None:
+    for counters in (qmgr, conn):
+        if type(field) is int:
+            counters.subs[field] += 1
+        else:
+            setattr(counters, field, getattr(counters, field) + 1)
 
 
 def _appl_name() -> bytes:
@@ -108,6 +122,48 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
         the queue manager's attributes say now, with an MQCONNX's MQCNO ``options`` (None:
         none at all, the queue manager's own component): ``connaccounting.account``."""
         account(self, options)
+
+    # MQINQ, MQSET, MQSTAT, MQSUB and MQSUBRQ, counted as IBM's MQI statistics and
+    # accounting records count them (InqCount / InqFailCount ... StatFailCount): each call
+    # one, a call that fails (MQCC_FAILED) in the failed count; and, as every MQI call
+    # does, the connection's first call past its accounting period writes its intermediate
+    # record first (``ConnectionAccounting.mqi``)
+
+    def inquire(self, hobj: int, selector: int) -> int | bytes:
+        return self._counted("inqs", "inq_fails", InquireCalls.inquire, hobj, selector)
+
+    def inquire_qmgr(self, selector: int) -> int | bytes:
+        return self._counted("inqs", "inq_fails", InquireCalls.inquire_qmgr, selector)
+
+    def set_many(self, hobj: int, settings: Iterable[tuple[int, int | bytes | str]]) -> None:
+        self._counted("sets", "set_fails", InquireCalls.set_many, hobj, settings)
+
+    def stat(self, status_type: int, sts: STS | None = None) -> STS:
+        return self._counted("stats", "stat_fails", StatCalls.stat, status_type, sts)
+
+    def subrq(self, hsub: int, action: int, sro: SRO | None = None) -> SRO:
+        return self._counted("subrqs", "subrq_fails", SubscribeCalls.subrq, hsub, action,
+                             sro)
+
+    def sub(self, sd: SD, hobj: int = CMQC.MQHO_NONE) -> tuple[int, int]:
+        kind = 0 if sd.Options & CMQC.MQSO_DURABLE else 1  # SubCountDur, SubCountNDur
+        return self._counted(kind, "sub_fails", SubscribeCalls.sub, sd, hobj)
+
+    def _counted(self, counted: str | int, failed: str, call: Callable[..., _T],
+                 *args: object) -> _T:
+        """``call(self, *args)``, counted in the queue manager's MQI counters and the
+        connection's: in ``counted`` (a field of :class:`MQICounters`; an int: that element
+        of ``subs``) when it completes, even with a warning, in ``failed`` when it fails."""
+        eng = self.engine
+        with eng.lock:
+            try:
+                result = call(self, *args)
+            except MQMIError as e:
+                _count(eng.stats.mqi, self.accounting.mqi,
+                       failed if e.comp == CMQC.MQCC_FAILED else counted)
+                raise
+            _count(eng.stats.mqi, self.accounting.mqi, counted)
+            return result
 
     def force_log(self, lsn: int) -> None:
         """Make the log durable up to ``lsn`` before the call returns; or, while
