@@ -58,6 +58,12 @@ def _count(qmgr: MQICounters, conn: MQICounters, field: str | int) -> None:
             setattr(counters, field, getattr(counters, field) + 1)
 
 
+def _inquire_each(conn: Connection, hobj: int, selectors: Iterable[int]) -> list[int | bytes]:
+    if hobj == 0:
+        return [InquireCalls.inquire_qmgr(conn, s) for s in selectors]
+    return [InquireCalls.inquire(conn, hobj, s) for s in selectors]
+
+
 def _appl_name() -> bytes:
     name = os.path.basename(sys.argv[0] or "python") or "python"
     return name[-28:].encode("latin-1", "replace")
@@ -134,6 +140,11 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
 
     def inquire_qmgr(self, selector: int) -> int | bytes:
         return self._counted("inqs", "inq_fails", InquireCalls.inquire_qmgr, selector)
+
+    def inquire_all(self, hobj: int, selectors: Iterable[int]) -> list[int | bytes]:
+        """One MQINQ of ``selectors`` (``hobj`` 0: of the queue manager), counted once: the
+        bindings and client flows carry several selectors in one call."""
+        return self._counted("inqs", "inq_fails", _inquire_each, hobj, selectors)
 
     def set_many(self, hobj: int, settings: Iterable[tuple[int, int | bytes | str]]) -> None:
         self._counted("sets", "set_fails", InquireCalls.set_many, hobj, settings)

@@ -79,7 +79,8 @@ def _fails(call, reason: int) -> None:
 
 
 def test_each_call_is_counted_where_ibm_counts_it(acct):
-    """Given ACCTMQI(ON), when an application makes two MQINQ and one that fails
+    """Given ACCTMQI(ON), when an application makes two MQINQ (one of the queue manager's
+    two attributes, as a bindings or client flow carries them) and one that fails
     (MQRC_SELECTOR_ERROR), one MQSET and one that fails (MQRC_NOT_OPEN_FOR_SET), two MQSTAT
     and one that fails (MQRC_STAT_TYPE_ERROR), a non-durable MQSUB, an MQSUBRQ and one that
     fails (MQRC_ACTION_ERROR) on a topic with a retained publication, then disconnects, then its MQI accounting record counts
@@ -89,7 +90,7 @@ def test_each_call_is_counted_where_ibm_counts_it(acct):
     conn = eng.connect("acct-counts")
     inq = conn.open(mqpy.OD(ObjectName=QUEUE.encode()), CMQC.MQOO_INQUIRE)
     conn.inquire(inq, CMQC.MQIA_CURRENT_Q_DEPTH)
-    conn.inquire_qmgr(CMQC.MQCA_Q_MGR_NAME)
+    conn.inquire_all(0, [CMQC.MQCA_Q_MGR_NAME, CMQC.MQIA_MAX_HANDLES])
     _fails(lambda: conn.inquire(inq, -1), CMQC.MQRC_SELECTOR_ERROR)
     setter = conn.open(mqpy.OD(ObjectName=QUEUE.encode()), CMQC.MQOO_SET)
     conn.set(setter, CMQC.MQIA_INHIBIT_PUT, CMQC.MQQA_PUT_ALLOWED)
