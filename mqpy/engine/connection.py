@@ -41,7 +41,7 @@ from mqpy.stats.connaccounting import (
     write_at_disconnect,
 )
 from mqpy.structs.pubsubstructs import SD, SRO
-from mqpy.structs.tables import STS
+from mqpy.structs.tables import OD, STS
 
 if TYPE_CHECKING:
     from mqpy.engine.qmgr import QueueManagerEngine
@@ -129,11 +129,33 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
         none at all, the queue manager's own component): ``connaccounting.account``."""
         account(self, options)
 
-    # MQINQ, MQSET, MQSTAT, MQSUB and MQSUBRQ, counted as IBM's MQI statistics and
-    # accounting records count them (InqCount / InqFailCount ... StatFailCount): each call
-    # one, a call that fails (MQCC_FAILED) in the failed count; and, as every MQI call
-    # does, the connection's first call past its accounting period writes its intermediate
-    # record first (``ConnectionAccounting.mqi``)
+    # MQOPEN and MQCLOSE that fail, MQINQ, MQSET, MQSTAT, MQSUB and MQSUBRQ, counted as IBM's
+    # MQI statistics and accounting records count them (OpenFailCount, InqCount /
+    # InqFailCount ... StatFailCount): each call one, a call that fails (MQCC_FAILED) in the
+    # failed count; and, as every MQI call does, the connection's first call past its
+    # accounting period writes its intermediate record first (``ConnectionAccounting.mqi``)
+
+    def open(self, od: OD, options: int, *, no_model: bool = False) -> int:
+        """MQOPEN (``OpenCalls.open``, which counts one that succeeds), a failed one counted
+        in OpenFailCount."""
+        try:
+            return OpenCalls.open(self, od, options, no_model=no_model)
+        except MQMIError as e:
+            self._failed(e, "open_fails")
+            raise
+
+    def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
+        """MQCLOSE (``OpenCalls.close``), a failed one counted in CloseFailCount."""
+        try:
+            OpenCalls.close(self, hobj, options)
+        except MQMIError as e:
+            self._failed(e, "close_fails")
+            raise
+
+    def _failed(self, e: MQMIError, field: str) -> None:
+        if e.comp == CMQC.MQCC_FAILED:
+            with self.engine.lock:
+                _count(self.engine.stats.mqi, self.accounting.mqi, field)
 
     def inquire(self, hobj: int, selector: int) -> int | bytes:
         return self._counted("inqs", "inq_fails", InquireCalls.inquire, hobj, selector)
