@@ -2,7 +2,8 @@
 MQDISC.
 
 Its MQI calls are one module each: MQOPEN/MQCLOSE (``mqopen``), MQPUT/MQPUT1 (``mqput``),
-MQGET (``mqget``), MQCMIT/MQBACK and the in-doubt calls (``uow``), MQINQ/MQSET (``mqinq``).
+MQGET (``mqget``), MQCMIT/MQBACK and the in-doubt calls (``uow``), MQINQ/MQSET (``mqinq``);
+``mqpy.stats.countedcalls`` counts those whose modules do not count them as IBM's records do.
 Distribution lists (``distlist``) use its public interface: ``check_usable``, ``new_hobj``,
 ``open``, ``close``, ``put_on_handle`` and ``force_log``."""
 
@@ -13,8 +14,7 @@ import os
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from mqpy import CMQC
 from mqpy.collected import ClosedLater
@@ -27,7 +27,7 @@ from mqpy.engine.mqopen import OpenCalls
 from mqpy.engine.mqput import KeptMD, PutCalls
 from mqpy.engine.options import _fail
 from mqpy.engine.putstatus import PutStatus, StatCalls
-from mqpy.engine.stats import ConnectionAccounting, HandleCounters, MQICounters, Statistics
+from mqpy.engine.stats import ConnectionAccounting, HandleCounters, Statistics
 from mqpy.engine.uow import SyncpointCalls, back_out_uow, commit_uow
 from mqpy.errors import MQMIError
 from mqpy.pubsub.mqsub import SubscribeCalls
@@ -40,28 +40,10 @@ from mqpy.stats.connaccounting import (
     account,
     write_at_disconnect,
 )
-from mqpy.structs.pubsubstructs import SD, SRO
-from mqpy.structs.tables import OD, STS
+from mqpy.stats.countedcalls import CountedCalls
 
 if TYPE_CHECKING:
     from mqpy.engine.qmgr import QueueManagerEngine
-
-
-_T = TypeVar("_T")
-
-
-def _count(qmgr: MQICounters, conn: MQICounters, field: str | int) -> None:
-    for counters in (qmgr, conn):
-        if type(field) is int:
-            counters.subs[field] += 1
-        else:
-            setattr(counters, field, getattr(counters, field) + 1)
-
-
-def _inquire_each(conn: Connection, hobj: int, selectors: Iterable[int]) -> list[int | bytes]:
-    if hobj == 0:
-        return [InquireCalls.inquire_qmgr(conn, s) for s in selectors]
-    return [InquireCalls.inquire(conn, hobj, s) for s in selectors]
 
 
 def _appl_name() -> bytes:
@@ -74,8 +56,8 @@ def _appl_name() -> bytes:
 _CHANNEL_INITIATOR = b"runmqchi"
 
 
-class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls,
-                 StatCalls, SubscribeCalls):
+class Connection(ClosedLater, CountedCalls, OpenCalls, PutCalls, GetCalls, SyncpointCalls,
+                 InquireCalls, StatCalls, SubscribeCalls):
     """One MQCONN: its handle table (``handles``, ``dist_lists``) and its current unit of
     work; each MQI call comes from the class of its module (see the module's docstring).
     An embedded application's handles freed by the cycle collector are closed before its
@@ -128,75 +110,6 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
         the queue manager's attributes say now, with an MQCONNX's MQCNO ``options`` (None:
         none at all, the queue manager's own component): ``connaccounting.account``."""
         account(self, options)
-
-    # MQOPEN and MQCLOSE that fail, MQINQ, MQSET, MQSTAT, MQSUB and MQSUBRQ, counted as IBM's
-    # MQI statistics and accounting records count them (OpenFailCount, InqCount /
-    # InqFailCount ... StatFailCount): each call one, a call that fails (MQCC_FAILED) in the
-    # failed count; and, as every MQI call does, the connection's first call past its
-    # accounting period writes its intermediate record first (``ConnectionAccounting.mqi``)
-
-    def open(self, od: OD, options: int, *, no_model: bool = False) -> int:
-        """MQOPEN (``OpenCalls.open``, which counts one that succeeds), a failed one counted
-        in OpenFailCount."""
-        try:
-            return OpenCalls.open(self, od, options, no_model=no_model)
-        except MQMIError as e:
-            self._failed(e, "open_fails")
-            raise
-
-    def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
-        """MQCLOSE (``OpenCalls.close``), a failed one counted in CloseFailCount."""
-        try:
-            OpenCalls.close(self, hobj, options)
-        except MQMIError as e:
-            self._failed(e, "close_fails")
-            raise
-
-    def _failed(self, e: MQMIError, field: str) -> None:
-        if e.comp == CMQC.MQCC_FAILED:
-            with self.engine.lock:
-                _count(self.engine.stats.mqi, self.accounting.mqi, field)
-
-    def inquire(self, hobj: int, selector: int) -> int | bytes:
-        return self._counted("inqs", "inq_fails", InquireCalls.inquire, hobj, selector)
-
-    def inquire_qmgr(self, selector: int) -> int | bytes:
-        return self._counted("inqs", "inq_fails", InquireCalls.inquire_qmgr, selector)
-
-    def inquire_all(self, hobj: int, selectors: Iterable[int]) -> list[int | bytes]:
-        """One MQINQ of ``selectors`` (``hobj`` 0: of the queue manager), counted once: the
-        bindings and client flows carry several selectors in one call."""
-        return self._counted("inqs", "inq_fails", _inquire_each, hobj, selectors)
-
-    def set_many(self, hobj: int, settings: Iterable[tuple[int, int | bytes | str]]) -> None:
-        self._counted("sets", "set_fails", InquireCalls.set_many, hobj, settings)
-
-    def stat(self, status_type: int, sts: STS | None = None) -> STS:
-        return self._counted("stats", "stat_fails", StatCalls.stat, status_type, sts)
-
-    def subrq(self, hsub: int, action: int, sro: SRO | None = None) -> SRO:
-        return self._counted("subrqs", "subrq_fails", SubscribeCalls.subrq, hsub, action,
-                             sro)
-
-    def sub(self, sd: SD, hobj: int = CMQC.MQHO_NONE) -> tuple[int, int]:
-        kind = 0 if sd.Options & CMQC.MQSO_DURABLE else 1  # SubCountDur, SubCountNDur
-        return self._counted(kind, "sub_fails", SubscribeCalls.sub, sd, hobj)
-
-    def _counted(self, counted: str | int, failed: str, call: Callable[..., _T],
-                 *args: object) -> _T:
-        """``call(self, *args)``, counted in the queue manager's MQI counters and the
-        connection's: in ``counted`` (a field of :class:`MQICounters`; an int: that element
-        of ``subs``) when it completes, even with a warning, in ``failed`` when it fails."""
-        eng = self.engine
-        with eng.lock:
-            try:
-                result = call(self, *args)
-            except MQMIError as e:
-                _count(eng.stats.mqi, self.accounting.mqi,
-                       failed if e.comp == CMQC.MQCC_FAILED else counted)
-                raise
-            _count(eng.stats.mqi, self.accounting.mqi, counted)
-            return result
 
     def force_log(self, lsn: int) -> None:
         """Make the log durable up to ``lsn`` before the call returns; or, while
