@@ -239,6 +239,8 @@ def _q_status_params(view: dict[str, object]) -> list[pcf.Parameter]:
         pcf.CFST(CMQCFC.MQCACF_LAST_PUT_TIME, str(view["LPUTTIME"]).ljust(8)),
         pcf.CFST(CMQCFC.MQCACF_LAST_GET_DATE, str(view["LGETDATE"]).ljust(12)),
         pcf.CFST(CMQCFC.MQCACF_LAST_GET_TIME, str(view["LGETTIME"]).ljust(8)),
+        pcf.CFIN(CMQCFC.MQIACF_CUR_Q_FILE_SIZE, int(view["CURFSIZE"])),  # type: ignore
+        pcf.CFIN(CMQCFC.MQIACF_CUR_MAX_FILE_SIZE, int(view["CURMAXFS"])),  # type: ignore
     ]  # fmt: skip
 
 

@@ -2,7 +2,8 @@
 MQDISC.
 
 Its MQI calls are one module each: MQOPEN/MQCLOSE (``mqopen``), MQPUT/MQPUT1 (``mqput``),
-MQGET (``mqget``), MQCMIT/MQBACK and the in-doubt calls (``uow``), MQINQ/MQSET (``mqinq``).
+MQGET (``mqget``), MQCMIT/MQBACK and the in-doubt calls (``uow``), MQINQ/MQSET (``mqinq``);
+``mqpy.stats.countedcalls`` counts those whose modules do not count them as IBM's records do.
 Distribution lists (``distlist``) use its public interface: ``check_usable``, ``new_hobj``,
 ``open``, ``close``, ``put_on_handle`` and ``force_log``."""
 
@@ -39,6 +40,7 @@ from mqpy.stats.connaccounting import (
     account,
     write_at_disconnect,
 )
+from mqpy.stats.countedcalls import CountedCalls
 
 if TYPE_CHECKING:
     from mqpy.engine.qmgr import QueueManagerEngine
@@ -54,8 +56,8 @@ def _appl_name() -> bytes:
 _CHANNEL_INITIATOR = b"runmqchi"
 
 
-class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls,
-                 StatCalls, SubscribeCalls):
+class Connection(ClosedLater, CountedCalls, OpenCalls, PutCalls, GetCalls, SyncpointCalls,
+                 InquireCalls, StatCalls, SubscribeCalls):
     """One MQCONN: its handle table (``handles``, ``dist_lists``) and its current unit of
     work; each MQI call comes from the class of its module (see the module's docstring).
     An embedded application's handles freed by the cycle collector are closed before its

@@ -19,6 +19,12 @@ a cold message gives a fresh Entry each time (:meth:`MessageQueue.touch` writes 
 one); :meth:`MessageQueue.set_state` makes it live. The data manager freezes a live message back
 when its body leaves the buffer pool (:meth:`MessageQueue.freeze`).
 
+The queue's file size (DISPLAY QSTATUS CURFSIZE): mqpy keeps no file per queue, so it is what
+the queue's messages occupy in the store, every message on it counted (uncommitted puts, and
+gets not yet committed, included), each its data length and :data:`MESSAGE_OVERHEAD` (its stored record header, MQMD and index
+entry): ``MessageQueue.stored``, changed where ``count`` is, by one addition. A put that would
+take it past MAXFSIZE is refused, MQRC_Q_SPACE_NOT_AVAILABLE (:func:`file_room`).
+
 Gets by MsgId or CorrelId go through indexes, never a scan: dictionaries for live messages, and
 for cold ones a compact hash table (idindex.py). This module holds no lock and
 does no I/O: the engine calls it under its own lock, and reads evicted bodies itself.
@@ -29,18 +35,49 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterator, Sequence
 
+from mqpy import CMQC
 from mqpy.engine.idindex import IdIndex
+from mqpy.engine.pageset import INDEX_SIZE
+from mqpy.engine.records import MESSAGE_HEADER
 from mqpy.engine.subqueue import (
     _COLD,
     _COLD_TAIL,
     _EXPIRY,
     _EXPIRY_IDS,
+    _LENGTH,
     _LOAD,
     _PUT_TIME,
     COLD_SIZE,
     Subqueue,
     _subqueue,
 )
+
+#: what one message occupies in the store beside its data: the header of its stored record,
+#: its MQMD (version 2) and its pageset index entry (CURFSIZE: ``MessageQueue.stored``)
+MESSAGE_OVERHEAD = MESSAGE_HEADER.size + CMQC.MQMD_LENGTH_2 + INDEX_SIZE
+
+#: MAXFSIZE(DEFAULT) in megabytes, IBM's (2 TB less IBM's own reserve): a queue's file may grow
+#: to this much (CURMAXFS) unless MAXFSIZE says less
+MAXFSIZE_DEFAULT_MB = 2_088_960
+MEGABYTE = 1 << 20
+
+
+def max_file_megabytes(maxfsize: object) -> int:
+    """CURMAXFS of a queue whose MAXFSIZE is ``maxfsize`` (DEFAULT, or megabytes): mqpy's
+    store has no blocks whose size would cap it below MAXFSIZE, as IBM's queue files do."""
+    try:
+        return int(maxfsize)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return MAXFSIZE_DEFAULT_MB
+
+
+def file_room(maxfsize: object) -> int:
+    """The most ``MessageQueue.stored`` may be before a put of ``length`` bytes of data to a
+    queue whose MAXFSIZE is ``maxfsize``, less that length: a put is refused
+    (MQRC_Q_SPACE_NOT_AVAILABLE) when ``stored + length > file_room(maxfsize)``, one
+    comparison."""
+    return max_file_megabytes(maxfsize) * MEGABYTE - MESSAGE_OVERHEAD
+
 
 AVAILABLE = 0
 PUT_PENDING = 1
@@ -130,6 +167,8 @@ class MessageQueue:
         self.by_msgid = IdIndex()
         self.by_correlid = IdIndex()
         self.count = 0  # every entry, whatever its state
+        #: bytes the queue's messages occupy in the store, whatever their state (CURFSIZE)
+        self.stored = 0
         self.getting = 0  # entries in GET_PENDING
         self.uncommitted = 0  # entries in PUT_PENDING or GET_PENDING
         self.expiring = 0  # entries with an expiry time (so expiry scans can skip the queue)
@@ -144,6 +183,10 @@ class MessageQueue:
         #: how many times the hint was dropped: a get that wrote the log (which may back
         #: another unit of work out for log space, dropping it) sets it only if unchanged
         self.got_prefix_drops = 0
+
+    def file_megabytes(self) -> int:
+        """CURFSIZE: ``stored`` in megabytes, rounded up (IBM's rounding)."""
+        return -(-self.stored // MEGABYTE)
 
     @property
     def depth(self) -> int:
@@ -169,6 +212,7 @@ class MessageQueue:
         if entry.correlid != NONE_ID:
             _index_add(self.live_correlid, entry.correlid, entry)
         self.count += 1
+        self.stored += entry.length + MESSAGE_OVERHEAD
         if entry.expiry_at > 0:
             self.expiring += 1
         if entry.state != AVAILABLE:
@@ -188,6 +232,7 @@ class MessageQueue:
         sq = self.subqueues[k]
         self.occupied |= 1 << k
         self.count += 1
+        self.stored += _LENGTH.unpack_from(index_entry)[0] + MESSAGE_OVERHEAD
         maxes = sq.maxes
         if maxes and seq > maxes[-1]:  # the pageset index comes in order: append in place
             seqs = sq.seqs[-1]
@@ -267,6 +312,7 @@ class MessageQueue:
         if entry.correlid != NONE_ID and self.by_correlid._used:
             self.by_correlid.discard(hash(entry.correlid), v)
         self.count -= 1
+        self.stored -= entry.length + MESSAGE_OVERHEAD
         if entry.expiry_at > 0:
             self.expiring -= 1
         if current.state != AVAILABLE:

@@ -87,7 +87,9 @@ class MQICounters:
     closes: int = 0
     close_fails: int = 0
     inqs: int = 0
+    inq_fails: int = 0
     sets: int = 0
+    set_fails: int = 0
     puts: list[int] = attrs.Factory(_pair)
     put1s: list[int] = attrs.Factory(_pair)
     put_bytes: list[int] = attrs.Factory(_pair)
@@ -102,6 +104,13 @@ class MQICounters:
     backouts: int = 0
     expired: int = 0
     purged: int = 0
+    #: MQSUB: [durable, non-durable] subscriptions made or resumed, and the failed ones
+    subs: list[int] = attrs.Factory(_pair)
+    sub_fails: int = 0
+    subrqs: int = 0
+    subrq_fails: int = 0
+    stats: int = 0
+    stat_fails: int = 0
 
 
 class HandleCounters:

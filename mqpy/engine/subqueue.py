@@ -28,6 +28,7 @@ _BLANK = b"\x00" * COLD_SIZE  # the record slot of a live message (the Entry is 
 _EXPIRY_IDS = struct.Struct("<12xd24s24s12x")  # expiry, MsgId, CorrelId
 _EXPIRY = struct.Struct("<12xd60x")
 _PUT_TIME = struct.Struct("<68xd4x")
+_LENGTH = struct.Struct("<8xI")  # the data length, of an index entry or a ColdRecord
 assert _EXPIRY_IDS.size == _EXPIRY.size == _PUT_TIME.size == COLD_SIZE
 _LOAD = 256  # sequence numbers per chunk when appending; a chunk splits above twice that
 

@@ -758,6 +758,8 @@ QSTATUS_ATTRS: dict[str, Attr] = _table(
     integer("CURDEPTH", 0, NINES),
     integer("IPPROCS", 0, NINES),
     integer("OPPROCS", 0, NINES),
+    integer("CURFSIZE", 0, NINES),
+    integer("CURMAXFS", 0, NINES),
     string("LGETDATE", 10),
     string("LGETTIME", 8),
     string("LPUTDATE", 10),

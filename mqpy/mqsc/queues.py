@@ -11,6 +11,7 @@ import attrs
 
 from mqpy import CMQC, CMQCFC
 from mqpy.engine import readahead
+from mqpy.engine.queues import max_file_megabytes
 from mqpy.errors import MQMIError
 from mqpy.mqsc import clusters, definitions, qtime
 from mqpy.mqsc.display import date_time, format_attrs
@@ -95,6 +96,7 @@ def queue_status_view(proc: MQSCProcessor, obj: Any,
         monq = monitoring_in_effect(obj.attributes.get("MONQ", "QMGR"),
                                     eng.catalog.qmgr.get("MONQ", "OFF"))
         on_q_time = qtime.on_queue_time(eng, obj.name, monitored=monq != "OFF")
+        curfsize = mq.file_megabytes() if mq else 0
     # the monitoring fields (IBM's "also displayed by selection of the MONITOR parameter":
     # the last get and put, the oldest message's age, the time on queue) have values only
     # with the queue's monitoring on: blank with MONQ OFF, and PCF's OldestMsgAge and
@@ -109,7 +111,8 @@ def queue_status_view(proc: MQSCProcessor, obj: Any,
         "LGETDATE": lgetdate, "LGETTIME": lgettime, "LPUTDATE": lputdate,
         "LPUTTIME": lputtime, "MEDIALOG": "", "MONQ": monq,
         "MSGAGE": "" if not monitored else int(time.time() - oldest) if oldest else 0,
-        "QTIME": on_q_time,
+        "QTIME": on_q_time, "CURFSIZE": curfsize,
+        "CURMAXFS": max_file_megabytes(obj.attributes.get("MAXFSIZE")),
     }  # fmt: skip
 
 

@@ -166,9 +166,9 @@ def _mqi_params(c: MQICounters) -> list[Parameter]:
         CFIL(CMQCFC.MQIAMO_CLOSES, [c.closes]),
         CFIL(CMQCFC.MQIAMO_CLOSES_FAILED, [c.close_fails]),
         CFIL(CMQCFC.MQIAMO_INQS, [c.inqs]),
-        CFIL(CMQCFC.MQIAMO_INQS_FAILED, [0]),
+        CFIL(CMQCFC.MQIAMO_INQS_FAILED, [c.inq_fails]),
         CFIL(CMQCFC.MQIAMO_SETS, [c.sets]),
-        CFIL(CMQCFC.MQIAMO_SETS_FAILED, [0]),
+        CFIL(CMQCFC.MQIAMO_SETS_FAILED, [c.set_fails]),
         CFIL(CMQCFC.MQIAMO_PUTS, c.puts),
         CFIN(CMQCFC.MQIAMO_PUTS_FAILED, c.put_fails),
         CFIL(CMQCFC.MQIAMO_PUT1S, c.put1s),
@@ -185,6 +185,13 @@ def _mqi_params(c: MQICounters) -> list[Parameter]:
         CFIN(CMQCFC.MQIAMO_BACKOUTS, c.backouts),
         CFIN(CMQCFC.MQIAMO_MSGS_EXPIRED, c.expired),
         CFIN(CMQCFC.MQIAMO_MSGS_PURGED, c.purged),
+        CFIN(CMQCFC.MQIAMO_SUBS_DUR, c.subs[0]),
+        CFIN(CMQCFC.MQIAMO_SUBS_NDUR, c.subs[1]),
+        CFIN(CMQCFC.MQIAMO_SUBS_FAILED, c.sub_fails),
+        CFIN(CMQCFC.MQIAMO_SUBRQS, c.subrqs),
+        CFIN(CMQCFC.MQIAMO_SUBRQS_FAILED, c.subrq_fails),
+        CFIN(CMQCFC.MQIAMO_STATS, c.stats),
+        CFIN(CMQCFC.MQIAMO_STATS_FAILED, c.stat_fails),
     ]
 
 
