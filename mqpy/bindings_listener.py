@@ -702,10 +702,7 @@ class _Session:
 
     async def _inq(self, d: mqiflows.Decoded) -> MQIReply:
         (selectors,) = d.values
-        if d.hobj == 0:
-            values = [await self.verbs.inquire_qmgr(s) for s in selectors]
-        else:
-            values = [await self.verbs.inquire(d.hobj, s) for s in selectors]
+        values = await self.verbs.inquire_all(d.hobj, selectors)
         return mqiflows.encode_reply(d.verb, [values])
 
     async def _set(self, d: mqiflows.Decoded) -> MQIReply:

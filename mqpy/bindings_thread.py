@@ -518,9 +518,7 @@ def _call(conn: Any, d: mqiflows.Decoded) -> MQIReply | tuple[list[Any], int, in
         conn.backout()
         return [], _OK, 0
     (selectors,) = d.values
-    if d.hobj == 0:
-        return [[conn.inquire_qmgr(s) for s in selectors]], _OK, 0
-    return [[conn.inquire(d.hobj, s) for s in selectors]], _OK, 0
+    return [conn.inquire_all(d.hobj, selectors)], _OK, 0
 
 
 def _packed(writer: SegmentWriter, verb: SegmentType, values: list[Any], comp: int,

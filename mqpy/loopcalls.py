@@ -312,6 +312,9 @@ class EngineVerbs(_Threaded):
     async def inquire_qmgr(self, selector: int) -> int | bytes:
         return self.conn.inquire_qmgr(selector)
 
+    async def inquire_all(self, hobj: int, selectors: Sequence[int]) -> list[int | bytes]:
+        return self.conn.inquire_all(hobj, selectors)
+
     async def stat(self, status_type: int, sts: Any = None) -> Any:
         return self.conn.stat(status_type, sts)  # memory only: in the loop
 
@@ -352,6 +355,9 @@ class ThreadVerbs(_Threaded):
 
     async def inquire_qmgr(self, selector: int) -> int | bytes:
         return await self._thread(self.conn.inquire_qmgr, selector)
+
+    async def inquire_all(self, hobj: int, selectors: Sequence[int]) -> list[int | bytes]:
+        return await self._thread(self.conn.inquire_all, hobj, selectors)
 
 
 def mqi_port(handle: Any, limiter: trio.CapacityLimiter,

@@ -82,6 +82,10 @@ class TracedConnection:
         return TRACER.call(self._qmgr, "MQINQ", 0, (selector,),
                            lambda: self._conn.inquire_qmgr(selector))
 
+    def inquire_all(self, hobj: int, selectors: Sequence[int]) -> list[int | bytes]:
+        return TRACER.call(self._qmgr, "MQINQ", hobj, tuple(selectors),
+                           lambda: self._conn.inquire_all(hobj, selectors))
+
     def set(self, hobj: int, selector: int, value: int | bytes | str) -> None:
         TRACER.call(self._qmgr, "MQSET", hobj, (selector, value),
                     lambda: self._conn.set(hobj, selector, value))

@@ -173,11 +173,7 @@ class MQICalls:
 
     async def _inq(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         (selectors,) = d.values
-        backend = cc.backend
-        if d.hobj == 0:
-            values = [await backend.inquire_qmgr(s) for s in selectors]
-        else:
-            values = [await backend.inquire(d.hobj, s) for s in selectors]
+        values = await cc.backend.inquire_all(d.hobj, selectors)
         return mqiflows.encode_reply(d.verb, [values], byte_order=self._reply_order())
 
     async def _set(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:

@@ -10,7 +10,7 @@ from mqpy import CMQC
 from mqpy.engine.cluster import ClusterRoute
 from mqpy.engine.objects import ObjectDef
 from mqpy.engine.options import _NOT_PERSISTENT, _PERSISTENT
-from mqpy.engine.queues import Entry, MessageQueue
+from mqpy.engine.queues import Entry, MessageQueue, file_room
 from mqpy.engine.stats import HandleCounters
 from mqpy.structs.tables import MD
 
@@ -72,7 +72,7 @@ class _Facts:
 
     __slots__ = ("obj_attrs", "base_attrs", "qmgr_attrs", "put", "get", "persistence",
                  "priority", "tempdyn", "maxmsgl", "maxdepth", "by_priority", "ccsid",
-                 "base_name")
+                 "base_name", "file_room")
 
     def __init__(self, h: Handle, qmgr_attrs: dict) -> None:
         oa, ba = h.obj.attributes, h.base.attributes
@@ -88,6 +88,7 @@ class _Facts:
             self.maxmsgl = min(int(ba.get("MAXMSGL", 4194304)),  # type: ignore[arg-type]
                                int(qmgr_attrs.get("MAXMSGL", 4194304)))  # type: ignore[arg-type]
             self.maxdepth = int(ba.get("MAXDEPTH", 5000))  # type: ignore[arg-type]
+            self.file_room = file_room(ba.get("MAXFSIZE"))  # (MQRC_Q_SPACE_NOT_AVAILABLE)
             # what a put stores for MQCCSI_Q_MGR: the queue manager's CCSID
             self.ccsid = int(qmgr_attrs.get("CCSID", CMQC.MQCCSI_Q_MGR))  # type: ignore[arg-type]
         except (TypeError, ValueError):  # the general path says what is wrong

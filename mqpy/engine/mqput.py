@@ -258,7 +258,8 @@ class PutCalls(GroupPutCalls):
         syncpoint = opts & _PMO_SYNCPOINT
         if not f.put or (opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing) \
                 or type(data) is not bytes or (length := len(data)) > f.maxmsgl \
-                or mq.count - mq.getting >= f.maxdepth or (syncpoint and self.backed_out):
+                or mq.count - mq.getting >= f.maxdepth or mq.stored + length > f.file_room \
+                or (syncpoint and self.backed_out):
             return GENERAL
         if md is None:  # nobody will read the MQMD: its bytes from the connection's template
             persistence, priority = f.persistence, f.priority

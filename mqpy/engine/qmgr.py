@@ -43,7 +43,7 @@ from mqpy.engine.mqmd import (
 from mqpy.engine.objects import QMGR_DEFAULTS, SYSTEM_OBJECTS, ObjectDef
 from mqpy.engine.options import _INPUT_OPTS, _RO_COA, _fail, _strip
 from mqpy.engine.pageset import PagesetError, PagesetFull
-from mqpy.engine.queues import PUT_PENDING, Entry, MessageQueue
+from mqpy.engine.queues import PUT_PENDING, Entry, MessageQueue, file_room
 from mqpy.engine.stats import Statistics
 from mqpy.engine.uow import back_out_uow, commit_uow
 from mqpy.errors import MQMIError
@@ -275,6 +275,8 @@ class QueueManagerEngine:
             if self.perfm_events:
                 instrumentation.queue_full(self, base, mq)
             raise _fail(CMQC.MQRC_Q_FULL)
+        if mq.stored + length > file_room(a.get("MAXFSIZE")):
+            raise _fail(CMQC.MQRC_Q_SPACE_NOT_AVAILABLE)
         record = R.encode_message(now, md_bytes, body, flags=R.message_flags(md_bytes))
         expiry_at = now + expiry / 10.0 if expiry > 0 else 0.0
         entry = Entry(self.data.new_seq(), priority, persistent, _id24(msgid),

@@ -192,10 +192,11 @@ def _simple(verb: SegmentType) -> Exchange[None]:
     yield verb, (), 0, (), ()
 
 
-def _inquire(hobj: int, selector: int) -> Exchange[int | bytes]:
-    reply = yield _T.MQINQ, [[selector]], hobj, (), ()
+def _inquire(hobj: int, selectors: Sequence[int]) -> Exchange[list[int | bytes]]:
+    """MQINQ of ``selectors`` (``hobj`` 0: of the queue manager): their values, in order."""
+    reply = yield _T.MQINQ, [list(selectors)], hobj, (), ()
     _warning(reply)
-    return reply.values[0][0]
+    return list(reply.values[0])
 
 
 def _set(hobj: int, settings: Sequence[tuple[int, int | bytes | str]]) -> Exchange[None]:
@@ -401,7 +402,10 @@ class MQIVerbs:
         self._run(_simple(_T.MQBACK))
 
     def inquire(self, hobj: int, selector: int) -> int | bytes:
-        return self._run(_inquire(hobj, selector))
+        return self._run(_inquire(hobj, (selector,)))[0]
+
+    def inquire_all(self, hobj: int, selectors: Sequence[int]) -> list[int | bytes]:
+        return self._run(_inquire(hobj, selectors))
 
     def inquire_qmgr(self, selector: int) -> int | bytes:
         return self.inquire(0, selector)
@@ -469,7 +473,10 @@ class AsyncMQIVerbs:
         await self._run(_simple(_T.MQBACK))
 
     async def inquire(self, hobj: int, selector: int) -> int | bytes:
-        return await self._run(_inquire(hobj, selector))
+        return (await self._run(_inquire(hobj, (selector,))))[0]
+
+    async def inquire_all(self, hobj: int, selectors: Sequence[int]) -> list[int | bytes]:
+        return await self._run(_inquire(hobj, selectors))
 
     async def inquire_qmgr(self, selector: int) -> int | bytes:
         return await self.inquire(0, selector)

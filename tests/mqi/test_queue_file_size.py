@@ -182,8 +182,6 @@ def test_maxfsize_is_inquired_and_changed_by_pcf(fsq, admin):
 MEGA = b"M" * MEGABYTE
 
 
-@pytest.mark.xfail(strict=True, reason="the put's check is in mqpy/engine/qmgr.py, mqput.py "
-                   "and handle.py (not qfile's files: the change is in the qfile report)")
 def test_a_put_that_would_pass_maxfsize_fails_alone_with_2056(fsq):
     """Given a queue with MAXFSIZE(20) holding 19 messages of a megabyte (19.9 MB with their
     overhead), when another megabyte is put (MQPUT on an open handle, then MQPUT1), then each

@@ -11,6 +11,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, CMQCFC
+from mqpy.fap.mqicalls import MQIVerbs
 from mqpy.stats.collector import ACCOUNTING_QUEUE
 from tests.support.site import Site
 from tests.support.site_here import QUEUE, here_started_site
@@ -60,3 +61,22 @@ def test_mqinq_after_acctint_brings_the_record_and_is_counted(site, mode):
             and r.get(CMQCFC.MQIACF_SEQUENCE_NUMBER) == 1]
     assert intermediate == [0]
     assert last == [(1, 1)]
+
+
+@pytest.mark.parametrize("mode", ["bindings", "client"])
+def test_one_mqinq_of_several_selectors_is_counted_once(site, mode):
+    """Given ACCTMQI(ON), when an application sends one MQINQ of three selectors (as IBM's
+    own MQI library sends an MQINQ of several), then it is answered the three values in
+    their order, and its connection's last record counts one MQINQ in InqCount."""
+    _records(site)
+    qm = site.bindings() if mode == "bindings" else site.client()
+    q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_INQUIRE)
+    q.inquire(CMQC.MQIA_Q_TYPE)  # (opened)
+    selectors = [CMQC.MQIA_Q_TYPE, CMQC.MQIA_MAX_Q_DEPTH, CMQC.MQCA_Q_NAME]
+    values = MQIVerbs.inquire_all(qm._backend(), q._hobj, selectors)
+    qm.disconnect()
+    inqs = [sum(r.get(CMQCFC.MQIAMO_INQS)) for r in _records(site)
+            if r.get(CMQCFC.MQIAMO_DISC_TYPE) == CMQCFC.MQDISCONNECT_NORMAL]
+    assert values[:2] == [CMQC.MQQT_LOCAL, 5000]
+    assert values[2].rstrip(b" ") == QUEUE.encode()
+    assert max(inqs) == 2  # (the first MQINQ and this one; the reader before counts none)
