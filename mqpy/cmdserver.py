@@ -60,9 +60,13 @@ from mqpy.command.security import SECURITY
 from mqpy.command.statistics import STATISTICS
 from mqpy.command.subscriptions import SUBSCRIPTIONS
 from mqpy.errors import MQMIError
+from mqpy.events import EventOrigin
 from mqpy.mqi import Queue, QueueManager, attach
+from mqpy.mqsc import adminevents
+from mqpy.mqsc.messages import MQSCError
+from mqpy.mqsc.parser import MQSCCommand, parse_command
 from mqpy.mqsc.processor import MQSCProcessor
-from mqpy.mqsc.results import EVERYONE
+from mqpy.mqsc.results import EVERYONE, Result
 from mqpy.structs.fields import StructError
 from mqpy.structs.tables import CFH, GMO, MD, OD, PMO
 
@@ -103,13 +107,19 @@ def escape_blocks(lines: list[str]) -> list[str]:
 
 
 def _escape(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
-    """MQCMD_ESCAPE: the MQSC text run for the request's requester."""
+    """MQCMD_ESCAPE: the MQSC text run for the request's requester (the command it parsed
+    to is kept in ``req.ran``)."""
     if msg.get(CMQCFC.MQIACF_ESCAPE_TYPE) != CMQCFC.MQET_MQSC:
         raise Refused(CMQCFC.MQRCCF_ESCAPE_TYPE_ERROR)
     text = msg.get(CMQCFC.MQCACF_ESCAPE_TEXT)
     if text is None:
         raise Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL)
-    result = req.processor.execute_text(name_of(text), req.who)
+    parsed = parse_command(name_of(text).strip())
+    if isinstance(parsed, MQSCError):
+        result = Result(parsed.lines(), False, CMQCFC.MQRCCF_COMMAND_FAILED)
+    else:
+        req.ran.append(parsed)
+        result = req.processor.execute(parsed, req.who)
     comp = CMQC.MQCC_OK if result.ok else CMQC.MQCC_FAILED
     reason = CMQC.MQRC_NONE if result.ok else CMQCFC.MQRCCF_COMMAND_FAILED
     return [Response([pcf.CFIN(CMQCFC.MQIACF_ESCAPE_TYPE, CMQCFC.MQET_MQSC),
@@ -124,6 +134,12 @@ _HANDLERS: dict[int, PcfHandler] = {
     **INQUIRIES, **CHANGES, **CLUSTER, **OBJECTS, **SECURITY,
     **CONNECTIONS, **RUNTIME, **STATISTICS, **SUBSCRIPTIONS,
 }
+
+
+#: the PCF commands that only inquire (IBM's CMDEV(NODISPLAY) puts no event for them)
+_INQUIRIES = frozenset(value for name, value in vars(CMQCFC).items()
+                       if name.startswith("MQCMD_INQUIRE"))
+_DISPLAY_VERBS = frozenset({"DISPLAY"})
 
 
 def _command_of(md: MD, data: bytes) -> int:
@@ -228,14 +244,42 @@ class CommandServer:
             command = msg.header.Command
             if msg.header.Type not in (CMQCFC.MQCFT_COMMAND, CMQCFC.MQCFT_COMMAND_XR):
                 raise Refused(CMQCFC.MQRCCF_CFH_TYPE_ERROR)
-            authority = authority_for(self.processor.engine, name_of(md.UserIdentifier))
-            responses = self.dispatch(msg, authority)
+            engine = self.processor.engine
+            authority = authority_for(engine, name_of(md.UserIdentifier), command)
+            origin = adminevents.request_origin(engine.name, md)
+            with engine.lock:
+                correl = engine.new_msgid()
+            cmdev_before = adminevents.cmdev_of(engine)
+            ran: list[MQSCCommand] = []
+            responses = self.dispatch(msg, authority, origin=origin, correl_id=correl,
+                                      ran=ran)
+            if all(r.comp == CMQC.MQCC_OK for r in responses):
+                self._command_event(msg, origin, correl, cmdev_before, ran)
         except Refused as refused:
             responses = [refused.response()]
         except Exception as exc:  # noqa: BLE001 - a request must never stop the command server
             self.on_unexpected(exc)
             responses = [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_COMMAND_FAILED)]
         return [(self._reply_md(md), data) for data in self._pack(command, responses)]
+
+    def _command_event(self, msg: pcf.PCFMessage, origin: EventOrigin, correl: bytes,
+                       cmdev_before: str, ran: list[MQSCCommand]) -> None:
+        """The Command event of a request that worked: its MQSC text as sent (an
+        MQCMD_ESCAPE), else its PCF parameters."""
+        command = msg.header.Command
+        if command == CMQCFC.MQCMD_ESCAPE:
+            text = msg.get(CMQCFC.MQCACF_ESCAPE_TEXT)
+            mqsc = bytes(text) if isinstance(text, (bytes, bytearray)) else str(text).encode(
+                "latin-1", "replace")
+            adminevents.command_done(
+                self.processor.engine, origin, correl, command, cmdev_before=cmdev_before,
+                display=any(c.verb in _DISPLAY_VERBS for c in ran),
+                alter_qmgr=any((c.verb, c.objtype) == ("ALTER", "QMGR") for c in ran),
+                mqsc=mqsc.rstrip(b" \x00"))
+            return
+        adminevents.command_done(self.processor.engine, origin, correl, command,
+                                 cmdev_before=cmdev_before, display=command in _INQUIRIES,
+                                 params=msg.params)
 
     def _write_fdc(self, exc: BaseException) -> None:
         engine = self.processor.engine
@@ -265,10 +309,12 @@ class CommandServer:
 
     # ------------------------------------------------------------------ commands
 
-    def dispatch(self, msg: pcf.PCFMessage, authority: RequestAuthority | None = None
-                 ) -> list[Response]:
+    def dispatch(self, msg: pcf.PCFMessage, authority: RequestAuthority | None = None, *,
+                 origin: EventOrigin | None = None, correl_id: bytes = b"",
+                 ran: list[MQSCCommand] | None = None) -> list[Response]:
         """The responses to one PCF command, run for ``authority``'s user (None: a request
-        nothing is checked for)."""
+        nothing is checked for). ``origin`` and ``correl_id``: what the events of its
+        commands report; ``ran``: filled with the MQSC command an MQCMD_ESCAPE parsed to."""
         handler = _HANDLERS.get(msg.header.Command)
         if msg.header.Command == CMQCFC.MQCMD_INQUIRE_Q and wants_cluster_queues(msg):
             handler = inquire_cluster_q
@@ -278,8 +324,10 @@ class CommandServer:
         check_parameters(msg)
         if authority is not None:
             authority.check_inquiry(msg)
-        req = PcfRequest(self.processor,
-                         authority.requester() if authority is not None else EVERYONE)
+        who = authority.requester() if authority is not None else EVERYONE
+        if origin is not None:
+            who = attrs.evolve(who, origin=origin, correl_id=correl_id)
+        req = PcfRequest(self.processor, who, ran if ran is not None else [])
         filters = [p for p in msg.params if isinstance(p, pcf.FILTERS)]
         if not filters:
             return handler(req, msg)

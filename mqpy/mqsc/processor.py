@@ -28,6 +28,7 @@ from mqpy.engine import cluster
 from mqpy.errors import MQMIError
 from mqpy.mqi import QueueManager, attach
 from mqpy.mqsc import (
+    adminevents,
     channels,
     clusters,
     definitions,
@@ -71,7 +72,11 @@ class MQSCProcessor:
         """Run one parsed command for ``who``; failures come back as ``Result(ok=False)``."""
         try:
             who.check(cmd)
-            return Result(self._dispatch(cmd, who))
+            watched = adminevents.watch(self, cmd)  # configuration events (CONFIGEV)
+            lines = self._dispatch(cmd, who)
+            if watched is not None:
+                watched.done(who)
+            return Result(lines)
         except CommandFailed as failed:
             return Result(failed.lines, False, failed.reason)
         except MQMIError as err:
@@ -206,7 +211,7 @@ class MQSCProcessor:
 _COMMANDS: dict[tuple[str, str], Handler] = {
     **definitions.COMMANDS, **queues.COMMANDS, **channels.COMMANDS,
     **listeners_services.COMMANDS, **security_records.COMMANDS, **clusters.COMMANDS,
-    **queue_manager.COMMANDS, **subscriptions.COMMANDS,
+    **queue_manager.COMMANDS, **subscriptions.COMMANDS, **adminevents.COMMANDS,
 }
 #: object type -> the handler of any verb on it (the security records)
 _FAMILIES: dict[str, Handler] = security_records.BY_OBJECT
