@@ -198,7 +198,7 @@ def watch(proc: MQSCProcessor, cmd: MQSCCommand) -> ConfigWatch | None:
     eng = proc.engine
     on = _on(eng.catalog.qmgr, "CONFIGEV")
     if cmd.objtype == "QMGR":
-        return ConfigWatch(proc, cmd, pcfattrs.qmgr_params(proc) if on else None, on)
+        return ConfigWatch(proc, cmd, pcfattrs.qmgr_params(proc), on)
     if not on:
         return None
     existing = eng.lookup(str(cmd.objtype), str(cmd.name or ""))
