@@ -11,11 +11,12 @@ import attrs
 
 from mqpy import CMQC, CMQCFC
 from mqpy.errors import MQMIError
-from mqpy.events import EventOrigin
 from mqpy.mqsc.messages import message
 from mqpy.mqsc.parser import MQSCCommand
 
 if TYPE_CHECKING:
+    # (the events' module loads PCF: runmqsc -v, which runs this module, loads neither)
+    from mqpy.events import EventOrigin
     from mqpy.mqsc.processor import MQSCProcessor
 
 __all__ = ["EVERYONE", "CommandFailed", "Handler", "Requester", "Result", "from_mqi",
