@@ -16,6 +16,12 @@ authorized." line in an MQCMD_ESCAPE answer, and AMQ8077W in the error log; a ge
 inquiry shows only the objects the user may display. The requester is passed with each
 request: nothing about one request is kept on the server.
 
+Events (:mod:`mqpy.mqsc.adminevents`): a request that worked is a Command event on
+SYSTEM.ADMIN.COMMAND.EVENT while the queue manager's CMDEV wants it (its MQSC text as sent,
+or its PCF parameters), reporting the request's MQMD context (MQEVO_MSG; runmqsc's requests
+are the console's); its commands' configuration events report the same origin and share its
+CorrelId; a refusal for authority is Not Authorized type 4 while AUTHOREV is ENABLED.
+
 Replies follow IBM: MQCFH Type MQCFT_RESPONSE, the request's Command, MsgSeqNumber from 1,
 Control MQCFC_LAST on the last, CompCode/Reason per message, one message per object;
 MQMD MsgType MQMT_REPLY, Format MQADMIN, CorrelId = the request's MsgId (or its CorrelId

@@ -7,7 +7,9 @@ raises: it is a :class:`~mqpy.mqsc.results.Result` with ``ok=False``, the lines 
 prints and the PCF reason the command server answers with.
 
 Each command runs for a :class:`~mqpy.mqsc.results.Requester` passed with it (its authority
-guard and display filter); the processor keeps no per-request state. The handlers are in one
+guard and display filter); the processor keeps no per-request state. Every command passes
+:meth:`MQSCProcessor.execute`, where a DEFINE, ALTER or DELETE that worked is a
+configuration event while CONFIGEV is ENABLED (:mod:`~mqpy.mqsc.adminevents`). The handlers are in one
 module per object family, each with its table of (verb, object type) -> handler:
 :mod:`~mqpy.mqsc.definitions` (DEFINE, ALTER, DELETE, DISPLAY of every object with a
 definition), :mod:`~mqpy.mqsc.queues`, :mod:`~mqpy.mqsc.channels`,
