@@ -42,8 +42,9 @@ from mqpy.structs.tables import MD
 if TYPE_CHECKING:
     from mqpy.mqsc.processor import MQSCProcessor
 
-__all__ = ["COMMANDS", "CONFIG_OBJECTS", "ConfigWatch", "command_done", "command_refused",
-           "console_origin", "put", "request_origin", "watch"]
+__all__ = ["COMMANDS", "CONFIG_OBJECTS", "ConfigWatch", "RequestEvents", "command_done",
+           "command_refused", "command_wanted", "console_origin", "put", "request_origin",
+           "watch"]
 
 #: object types whose DEFINE, ALTER and DELETE are configuration events -> their ObjectType
 CONFIG_OBJECTS: dict[str, int] = {
@@ -117,11 +118,30 @@ def put(eng: Any, queue: str, msg: PCFMessage, correl_id: bytes = CMQC.MQCI_NONE
         return bool(eng._system_put(queue, "", md, build(msg), dead_letter=False))
 
 
+class RequestEvents:
+    """What the events of one command server request report, its origin and CorrelId (made
+    when its first event is put: a request that makes none pays nothing for them)."""
+
+    __slots__ = ("_eng", "_made", "_md")
+
+    def __init__(self, eng: Any, md: MD) -> None:
+        self._eng = eng
+        self._md = md
+        self._made: tuple[EventOrigin, bytes] | None = None
+
+    def __call__(self) -> tuple[EventOrigin, bytes]:
+        if self._made is None:
+            with self._eng.lock:
+                correl = self._eng.new_msgid()
+            self._made = (request_origin(self._eng.name, self._md), correl)
+        return self._made
+
+
 def _context(proc: MQSCProcessor, who: Requester) -> tuple[EventOrigin, bytes]:
-    """The origin and CorrelId of ``who``'s command: the command server's, else the
+    """The origin and CorrelId of ``who``'s command: the command server request's, else the
     console's with a CorrelId of its own."""
-    if who.origin is not None:
-        return who.origin, who.correl_id
+    if who.events is not None:
+        return who.events()
     eng = proc.engine
     with eng.lock:
         return console_origin(eng.name), eng.new_msgid()
@@ -272,22 +292,25 @@ def cmdev_of(eng: Any) -> str:
     return str(eng.catalog.qmgr.get("CMDEV") or "DISABLED")
 
 
-def command_done(eng: Any, origin: EventOrigin, correl: bytes, command: int, *,
-                 cmdev_before: str, display: bool = False, alter_qmgr: bool = False,
-                 mqsc: bytes | None = None, params: list | None = None) -> None:
-    """A command the command server ran worked: its Command event, if CMDEV wants it.
-    ``command``: the MQCMD_* code; ``display``: a DISPLAY or Inquire; ``mqsc`` the MQSC
-    text as sent, else the PCF command's ``params``. ALTER QMGR (``alter_qmgr``, or Change
-    Queue Manager) is an event while CMDEV was on before the change or is after it."""
+def command_wanted(eng: Any, cmdev_before: str, *, display: bool = False,
+                   alter_qmgr: bool = False) -> bool:
+    """Whether a command that worked is a Command event under CMDEV: ``display`` a DISPLAY
+    or Inquire; ALTER QMGR (``alter_qmgr``) is one while CMDEV was on before the change or is
+    after it."""
     cmdev = cmdev_of(eng)
-    if alter_qmgr or command == CMQCFC.MQCMD_CHANGE_Q_MGR:
-        wanted = events.command_events_wanted(cmdev, display=False) \
+    if alter_qmgr:
+        return events.command_events_wanted(cmdev, display=False) \
             or events.command_events_wanted(cmdev_before, display=False)
-    else:
-        wanted = events.command_events_wanted(cmdev, display=display)
-    if wanted:
-        put(eng, events.COMMAND_EVENT_QUEUE,
-            events.command_event(origin, command, mqsc=mqsc, params=params), correl)
+    return events.command_events_wanted(cmdev, display=display)
+
+
+def command_done(eng: Any, source: RequestEvents, command: int, *, mqsc: bytes | None = None,
+                 params: list | None = None) -> None:
+    """The Command event of a command the command server ran (``command``, its MQCMD_*
+    code): ``mqsc`` the MQSC text as sent, else the PCF command's ``params``."""
+    origin, correl = source()
+    put(eng, events.COMMAND_EVENT_QUEUE,
+        events.command_event(origin, command, mqsc=mqsc, params=params), correl)
 
 
 def command_refused(eng: Any, command: int, user: str) -> None:

@@ -87,14 +87,13 @@ Visible = Callable[[str, str, Mapping[str, object]], bool]
 class Requester:
     """Who a command runs for, passed with each command: ``guard`` may refuse it (raising
     :class:`CommandFailed`), ``visible`` hides the objects and the status rows a generic
-    DISPLAY would show. None: everything is allowed (:data:`EVERYONE`). ``origin`` and
-    ``correl_id``: what the command and configuration events of a command server's request
-    report (None: a command of the console, each its own CorrelId)."""
+    DISPLAY would show. None: everything is allowed (:data:`EVERYONE`). ``events``: the
+    origin and CorrelId the events of a command server's request report, made when asked
+    (None: a command of the console, each its own CorrelId)."""
 
     guard: Callable[[MQSCCommand], None] | None = None
     visible: Visible | None = None
-    origin: EventOrigin | None = None
-    correl_id: bytes = b""
+    events: Callable[[], tuple[EventOrigin, bytes]] | None = None
 
     def check(self, cmd: MQSCCommand) -> None:
         """Refuse ``cmd`` if the guard does."""
