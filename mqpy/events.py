@@ -30,7 +30,7 @@ import attrs
 
 from mqpy import CMQC, CMQCFC
 from mqpy.errors import MQMIError
-from mqpy.pcf import CFIN, CFSL, CFST, PCFMessage, build
+from mqpy.pcf import CFBS, CFGR, CFIN, CFSL, CFST, PCFMessage, build
 from mqpy.structs.tables import CFH, MD, OD, PMO
 
 if TYPE_CHECKING:
@@ -597,3 +597,133 @@ def put_event(qm: QueueManager, msg: PCFMessage, queue: str = QMGR_EVENT_QUEUE) 
     except MQMIError as e:
         return e.reason
     return 0
+
+
+# ------------------------------------------------------------------ command and configuration
+# events (CMDEV, CONFIGEV) and Not Authorized type 4
+#
+# Command events on SYSTEM.ADMIN.COMMAND.EVENT, configuration events (Create, Change, Delete
+# and Refresh Object) on SYSTEM.ADMIN.CONFIG.EVENT, Not Authorized type 4 (a command the
+# command server refused) on SYSTEM.ADMIN.QMGR.EVENT; whether they are wanted, and putting
+# them, is mqpy.mqsc.adminevents'.
+
+
+COMMAND_EVENT_QUEUE = "SYSTEM.ADMIN.COMMAND.EVENT"
+CONFIG_EVENT_QUEUE = "SYSTEM.ADMIN.CONFIG.EVENT"
+
+
+@attrs.frozen
+class EventOrigin:
+    """Where a command or call a command or configuration event reports came from:
+    EventUserId, EventOrigin (MQEVO_CONSOLE, MQEVO_MSG, MQEVO_INIT ...), EventQMgr, and for a
+    command message (MQEVO_MSG) the context of its MQMD (EventAccountingToken,
+    EventApplIdentity, EventApplType, EventApplName, EventApplOrigin)."""
+
+    user: str
+    origin: int
+    qmgr: str
+    accounting_token: bytes = b""
+    appl_identity: str = ""
+    appl_type: int = 0
+    appl_name: str = ""
+    appl_origin: str = ""
+
+
+def _origin(o: EventOrigin) -> list:
+    """The origin parameters, in IBM's order; the message context only for MQEVO_MSG."""
+    params = [_st(CMQCFC.MQCACF_EVENT_USER_ID, o.user, CMQC.MQ_USER_ID_LENGTH),
+              CFIN(CMQCFC.MQIACF_EVENT_ORIGIN, o.origin),
+              _st(CMQCFC.MQCACF_EVENT_Q_MGR, o.qmgr, CMQC.MQ_Q_MGR_NAME_LENGTH)]
+    if o.origin != CMQCFC.MQEVO_MSG:
+        return params
+    return params + [
+        CFBS(CMQCFC.MQBACF_EVENT_ACCOUNTING_TOKEN,
+             o.accounting_token[:CMQC.MQ_ACCOUNTING_TOKEN_LENGTH].ljust(
+                 CMQC.MQ_ACCOUNTING_TOKEN_LENGTH, b"\0")),
+        _st(CMQCFC.MQCACF_EVENT_APPL_IDENTITY, o.appl_identity,
+            CMQC.MQ_APPL_IDENTITY_DATA_LENGTH),
+        CFIN(CMQCFC.MQIACF_EVENT_APPL_TYPE, o.appl_type),
+        _st(CMQCFC.MQCACF_EVENT_APPL_NAME, o.appl_name, CMQC.MQ_APPL_NAME_LENGTH),
+        _st(CMQCFC.MQCACF_EVENT_APPL_ORIGIN, o.appl_origin, CMQC.MQ_APPL_ORIGIN_DATA_LENGTH)]
+
+
+def _header(command: int, reason: int, version: int, seq: int = 1, last: bool = True) -> CFH:
+    return CFH(Type=CMQCFC.MQCFT_EVENT, StrucLength=CMQCFC.MQCFH_STRUC_LENGTH, Version=version,
+               Command=command, MsgSeqNumber=seq,
+               Control=CMQCFC.MQCFC_LAST if last else CMQCFC.MQCFC_NOT_LAST,
+               CompCode=CMQC.MQCC_WARNING, Reason=reason)
+
+
+def command_events_wanted(cmdev: str, *, display: bool) -> bool:
+    """Whether the queue manager's CMDEV generates an event for a command that worked:
+    ENABLED every one, NODISPLAY all but DISPLAY (MQSC) and Inquire (PCF), DISABLED (IBM's
+    default) none."""
+    cmdev = cmdev.strip().upper()
+    return cmdev == "ENABLED" or (cmdev == "NODISPLAY" and not display)
+
+
+def command_event(origin: EventOrigin, command: int, *, mqsc: bytes | None = None,
+                  params: list | None = None) -> PCFMessage:
+    """Command (MQRC_COMMAND_MQSC 2412 for ``mqsc``, the command's text as entered; else
+    MQRC_COMMAND_PCF 2413 with the PCF command's ``params`` as sent): the CommandContext
+    group (the origin and ``command``, the MQCMD_* code) and the CommandData group. An MQCFH
+    of version 3, as IBM's command events carry."""
+    if mqsc is not None:
+        reason = CMQC.MQRC_COMMAND_MQSC
+        data = [CFST(CMQCFC.MQCACF_COMMAND_MQSC, mqsc[:CMQCFC.MQ_COMMAND_MQSC_LENGTH])]
+    else:
+        reason = CMQC.MQRC_COMMAND_PCF
+        data = list(params or [])
+    return PCFMessage(_header(CMQCFC.MQCMD_COMMAND_EVENT, reason, CMQCFC.MQCFH_VERSION_3), [
+        CFGR(CMQCFC.MQGACF_COMMAND_CONTEXT,
+             [*_origin(origin), CFIN(CMQCFC.MQIACF_COMMAND, command)]),
+        CFGR(CMQCFC.MQGACF_COMMAND_DATA, data)])
+
+
+def _config_event(reason: int, origin: EventOrigin, object_type: int, attributes: list, *,
+                  seq: int = 1, last: bool = True) -> PCFMessage:
+    """A configuration event: the origin, ObjectType, ObjectName (the first of
+    ``attributes``, the object's Inquire answer), Disposition (MQQSGD_Q_MGR: no queue
+    sharing groups here), then the rest of the object's attributes. An MQCFH of version 2."""
+    name, rest = attributes[0], attributes[1:]
+    return PCFMessage(
+        _header(CMQCFC.MQCMD_CONFIG_EVENT, reason, CMQCFC.MQCFH_VERSION_2, seq, last),
+        [*_origin(origin), CFIN(CMQCFC.MQIACF_OBJECT_TYPE, object_type), name,
+         CFIN(CMQC.MQIA_QSG_DISP, CMQC.MQQSGD_Q_MGR), *rest])
+
+
+def create_object(origin: EventOrigin, object_type: int, attributes: list) -> PCFMessage:
+    """Create Object (2367): a DEFINE (or DEFINE REPLACE) made a new object."""
+    return _config_event(CMQC.MQRC_CONFIG_CREATE_OBJECT, origin, object_type, attributes)
+
+
+def change_object(origin: EventOrigin, object_type: int, before: list, after: list
+                  ) -> tuple[PCFMessage, PCFMessage]:
+    """Change Object (2368): an ALTER, DEFINE REPLACE or MQSET of an existing object, as
+    two messages: the attributes before (MsgSeqNumber 1, MQCFC_NOT_LAST), then after
+    (MsgSeqNumber 2, MQCFC_LAST). They are put with one CorrelId."""
+    return (_config_event(CMQC.MQRC_CONFIG_CHANGE_OBJECT, origin, object_type, before,
+                          seq=1, last=False),
+            _config_event(CMQC.MQRC_CONFIG_CHANGE_OBJECT, origin, object_type, after,
+                          seq=2, last=True))
+
+
+def delete_object(origin: EventOrigin, object_type: int, attributes: list) -> PCFMessage:
+    """Delete Object (2369): a DELETE (or an MQCLOSE) deleted the object; its attributes as
+    they were."""
+    return _config_event(CMQC.MQRC_CONFIG_DELETE_OBJECT, origin, object_type, attributes)
+
+
+def refresh_object(origin: EventOrigin, object_type: int, attributes: list) -> PCFMessage:
+    """Refresh Object (2370): REFRESH QMGR TYPE(CONFIGEV) selected the object."""
+    return _config_event(CMQC.MQRC_CONFIG_REFRESH_OBJECT, origin, object_type, attributes)
+
+
+def not_authorized_command(qmgr: str, command: int, user: str) -> PCFMessage:
+    """Not Authorized (type 4): the command server refused a command (``command``, its
+    MQCMD_* code) for the authority of ``user``."""
+    return _qmgr_event(CMQC.MQRC_NOT_AUTHORIZED, [
+        _qmgr_name(qmgr),
+        CFIN(CMQCFC.MQIACF_REASON_QUALIFIER, CMQCFC.MQRQ_CMD_NOT_AUTHORIZED),
+        CFIN(CMQCFC.MQIACF_COMMAND, command),
+        _st(CMQCFC.MQCACF_USER_IDENTIFIER, user, CMQC.MQ_USER_ID_LENGTH)])

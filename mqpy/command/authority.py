@@ -12,6 +12,7 @@ import attrs
 
 from mqpy import CMQC, CMQCFC, pcf
 from mqpy.command.requests import Refused, optional_name
+from mqpy.mqsc import adminevents
 from mqpy.mqsc.messages import message
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.results import CommandFailed, Requester
@@ -60,6 +61,7 @@ class RequestAuthority:
     engine: Any
     policy: Any
     user: str
+    command: int = 0  #: the request's MQCMD_* (what a Not Authorized type 4 event names)
 
     def requester(self) -> Requester:
         """What the processor runs this request's commands for."""
@@ -75,11 +77,13 @@ class RequestAuthority:
         return None
 
     def _check(self, needs: list[Need] | None) -> bool:
-        """True if the request may proceed; else AMQ8077W is logged."""
+        """True if the request may proceed; else AMQ8077W is logged and, while AUTHOREV is
+        ENABLED, a Not Authorized (type 4) event put."""
         missing = self._missing(needs)
         if missing is None:
             return True
         self.policy.admin_refused(self.user, *missing)
+        adminevents.command_refused(self.engine, self.command, self.user)
         return False
 
     def _defined(self, objtype: str | None, name: str | None, generic: bool) -> Any:
@@ -125,11 +129,11 @@ class RequestAuthority:
             raise Refused(CMQC.MQRC_NOT_AUTHORIZED)
 
 
-def authority_for(engine: Any, user: str) -> RequestAuthority | None:
-    """The authority checks of a request from ``user``; None when nothing is checked (no
-    security policy installed, or a privileged user: mqm)."""
+def authority_for(engine: Any, user: str, command: int = 0) -> RequestAuthority | None:
+    """The authority checks of a request from ``user`` (its MQCMD_* ``command``); None when
+    nothing is checked (no security policy installed, or a privileged user: mqm)."""
     policy = getattr(engine, "authority", None)
     if not hasattr(policy, "admin_privileged") or policy.admin_privileged(user):
         return None
-    return RequestAuthority(engine, policy, user)
+    return RequestAuthority(engine, policy, user, command)
 

@@ -17,8 +17,7 @@ from mqpy.command.requests import (
     queue_types,
     required_name,
 )
-from mqpy.mqsc import channels, listeners_services, pcfmap, queue_manager, queues
-from mqpy.mqsc.mapping import display_keywords
+from mqpy.mqsc import channels, listeners_services, pcfattrs, pcfmap, queue_manager, queues
 from mqpy.mqsc.results import CommandFailed
 
 __all__ = ["CHS", "INQUIRIES"]
@@ -187,22 +186,7 @@ def inquire_q(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     if not objs:
         return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
     wanted = asked_attrs(msg, CMQCFC.MQIACF_Q_ATTRS)
-    out = []
-    for obj in objs:
-        view = req.processor.stored_view(obj)
-        shown = display_keywords(obj.objtype)
-        params: list[pcf.Parameter] = [
-            pcf.CFST(CMQC.MQCA_Q_NAME, obj.name.ljust(CMQC.MQ_Q_NAME_LENGTH)),
-            pcf.CFIN(CMQC.MQIA_Q_TYPE, _OBJ_TO_QTYPE[obj.objtype]),
-        ]
-        for attr in pcfmap.QUEUE[2:]:
-            if attr.keyword in view and attr.keyword in shown and (
-                    wanted is None or attr.parameter in wanted):
-                p = param(attr, view[attr.keyword])
-                if p is not None:
-                    params.append(p)
-        out.append(Response(params))
-    return out
+    return [Response(pcfattrs.queue_params(req.processor, obj, wanted)) for obj in objs]
 
 
 def inquire_q_names(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
@@ -277,17 +261,8 @@ def inquire_q_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
 
 
 def inquire_q_mgr(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
-    view = queue_manager.qmgr_view(req.processor)
-    view["QMNAME"] = req.engine.name
     wanted = asked_attrs(msg, CMQCFC.MQIACF_Q_MGR_ATTRS)
-    params = []
-    for attr in pcfmap.QMGR:
-        if attr.keyword in view and (wanted is None or attr.parameter in wanted
-                                     or attr.keyword == "QMNAME"):
-            p = param(attr, view[attr.keyword])
-            if p is not None:
-                params.append(p)
-    return [Response(params)]
+    return [Response(pcfattrs.qmgr_params(req.processor, wanted))]
 
 
 def inquire_q_mgr_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
@@ -336,22 +311,7 @@ def inquire_channel(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     if not objs:
         return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHANNEL_NOT_FOUND)]
     wanted = asked_attrs(msg, CMQCFC.MQIACF_CHANNEL_ATTRS)
-    out = []
-    for obj in objs:
-        view = req.processor.stored_view(obj)
-        shown = display_keywords("CHANNEL", str(view.get("CHLTYPE", "")))
-        params: list[pcf.Parameter] = []
-        for attr in pcfmap.CHANNEL:
-            always = attr.keyword in ("CHANNEL", "CHLTYPE")
-            value = obj.name if attr.keyword == "CHANNEL" else view.get(attr.keyword)
-            if value is None or not (always or attr.keyword in shown):
-                continue
-            if always or wanted is None or attr.parameter in wanted:
-                p = param(attr, value)
-                if p is not None:
-                    params.append(p)
-        out.append(Response(params))
-    return out
+    return [Response(pcfattrs.channel_params(req.processor, obj, wanted)) for obj in objs]
 
 
 def inquire_channel_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:

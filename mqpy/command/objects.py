@@ -18,11 +18,9 @@ from mqpy.command.requests import (
     Refused,
     Response,
     asked_attrs,
-    attr_params,
-    param,
     required_name,
 )
-from mqpy.mqsc import pcfmap
+from mqpy.mqsc import pcfattrs, pcfmap
 from mqpy.mqsc.parser import MQSCCommand
 
 __all__ = ["OBJECTS"]
@@ -107,8 +105,7 @@ def inquire_object(req: PcfRequest, msg: pcf.PCFMessage, family: Family) -> list
     wanted = asked_attrs(msg, family.attrs_list)
     if wanted is not None and family.selector:
         wanted |= {family.table[1].parameter}
-    return [Response([param(family.table[0], obj.name),  # type: ignore[list-item]
-                      *attr_params(req.processor.stored_view(obj), family.table[1:], wanted)])
+    return [Response(pcfattrs.family_params(req.processor, obj, family.table, wanted))
             for obj in objs]
 
 

@@ -4,7 +4,7 @@ for (:class:`PcfRequest`), its parameters read and checked, and its responses
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -13,11 +13,12 @@ from mqpy import CMQC, CMQCFC, pcf
 from mqpy.engine.objects import QUEUE_TYPES
 from mqpy.mqsc import grammar, pcfmap
 from mqpy.mqsc.parser import MQSCCommand
+from mqpy.mqsc.pcfattrs import attr_params, param
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.mqsc.results import EVERYONE, Requester
 
 __all__ = ["PcfHandler", "PcfRequest", "Refused", "Response", "check_shapes", "failed",
-           "asked_attrs", "name_of", "required_name"]
+           "asked_attrs", "attr_params", "name_of", "param", "required_name"]
 
 
 @attrs.frozen(slots=True)
@@ -56,6 +57,8 @@ class PcfRequest:
 
     processor: MQSCProcessor
     who: Requester = EVERYONE
+    #: the MQSC commands an MQCMD_ESCAPE parsed to (what its Command event reports)
+    ran: list[MQSCCommand] = attrs.field(factory=list)
 
     @property
     def engine(self) -> Any:
@@ -195,29 +198,3 @@ def asked_attrs(msg: pcf.PCFMessage, attrs_parameter: int) -> set[int] | None:
     if asked is None or CMQCFC.MQIACF_ALL in asked:
         return None
     return set(asked)
-
-
-def param(attr: pcfmap.PcfAttr, value: object) -> pcf.Parameter | None:
-    """An attribute's value as a response parameter; None if PCF cannot carry it."""
-    try:
-        converted = attr.to_pcf(value)
-    except (TypeError, ValueError):
-        return None
-    if isinstance(converted, list):
-        return pcf.CFSL(attr.parameter, converted)
-    if isinstance(converted, bytes):
-        return pcf.CFST(attr.parameter, converted)
-    return pcf.CFIN(attr.parameter, converted)
-
-
-def attr_params(view: Mapping[str, object], table: Iterable[pcfmap.PcfAttr],
-                asked: set[int] | None) -> list[pcf.Parameter]:
-    """The attributes of ``table`` that ``view`` has (all, or those ``asked`` names) as
-    response parameters; a value PCF cannot carry is left out."""
-    out: list[pcf.Parameter] = []
-    for attr in table:
-        if attr.keyword in view and (asked is None or attr.parameter in asked):
-            p = param(attr, view[attr.keyword])
-            if p is not None:
-                out.append(p)
-    return out

@@ -1,7 +1,11 @@
 """The queue manager's default and system objects recreated (IBM's ``strmqm -c``): each
 object crtmqm defines is replaced by its definition as crtmqm makes it -- reset to IBM's
 defaults, not merged with what was altered since -- or defined again if it was deleted. A
-queue keeps its messages (as DEFINE ... REPLACE does); other objects are left alone."""
+queue keeps its messages (as DEFINE ... REPLACE does); other objects are left alone.
+
+And the system objects added since queue managers were first made (:data:`ADDED_OBJECTS`):
+crtmqm makes them with the others, and strmqm defines those an existing queue manager lacks
+(:func:`add_missing_objects`), as IBM's migration of a queue manager to a new level does."""
 
 from __future__ import annotations
 
@@ -13,6 +17,26 @@ from mqpy.engine.objects import SYSTEM_OBJECTS, ObjectDef
 
 if TYPE_CHECKING:
     from mqpy.engine.qmgr import QueueManagerEngine
+
+
+#: system objects added since the first queue managers were made: the command and
+#: configuration event queues (IBM's descriptions)
+ADDED_OBJECTS: list[tuple[str, str, dict[str, object]]] = [
+    ("QLOCAL", "SYSTEM.ADMIN.COMMAND.EVENT", {"DESCR": "IBM MQ Command Event Queue"}),
+    ("QLOCAL", "SYSTEM.ADMIN.CONFIG.EVENT", {"DESCR": "IBM MQ Config Event Queue"}),
+]
+
+
+def add_missing_objects(eng: QueueManagerEngine) -> list[str]:
+    """Define the :data:`ADDED_OBJECTS` that an existing queue manager lacks (strmqm's
+    migration); the names defined. An object of that name and another type is left be."""
+    added = []
+    with eng.lock:
+        for objtype, name, attributes in ADDED_OBJECTS:
+            if eng.catalog.lookup(objtype, name) is None:
+                eng.define(objtype, name, dict(attributes))
+                added.append(name)
+    return added
 
 
 @attrs.frozen
@@ -29,7 +53,7 @@ def recreate_default_objects(eng: QueueManagerEngine) -> Recreated:
     """Replace or define every default and system object, logged as DEFINE and ALTER are."""
     created = replaced = failed = 0
     with eng.lock:
-        for objtype, name, attributes in SYSTEM_OBJECTS:
+        for objtype, name, attributes in _crtmqm_objects():
             old = eng.catalog.lookup(objtype, name)
             if old is None:
                 eng.define(objtype, name, dict(attributes))
@@ -46,3 +70,10 @@ def recreate_default_objects(eng: QueueManagerEngine) -> Recreated:
             eng.catalog.install(old)
             replaced += 1
     return Recreated(created, replaced, failed)
+
+
+def _crtmqm_objects() -> list[tuple[str, str, dict[str, object]]]:
+    """The objects crtmqm makes: the system and default objects and those added since (each
+    once, should the system objects' list come to hold them)."""
+    made = {(objtype, name) for objtype, name, _ in SYSTEM_OBJECTS}
+    return [*SYSTEM_OBJECTS, *(o for o in ADDED_OBJECTS if (o[0], o[1]) not in made)]

@@ -7,7 +7,9 @@ raises: it is a :class:`~mqpy.mqsc.results.Result` with ``ok=False``, the lines 
 prints and the PCF reason the command server answers with.
 
 Each command runs for a :class:`~mqpy.mqsc.results.Requester` passed with it (its authority
-guard and display filter); the processor keeps no per-request state. The handlers are in one
+guard and display filter); the processor keeps no per-request state. Every command passes
+:meth:`MQSCProcessor.execute`, where a DEFINE, ALTER or DELETE that worked is a
+configuration event while CONFIGEV is ENABLED (:mod:`~mqpy.mqsc.adminevents`). The handlers are in one
 module per object family, each with its table of (verb, object type) -> handler:
 :mod:`~mqpy.mqsc.definitions` (DEFINE, ALTER, DELETE, DISPLAY of every object with a
 definition), :mod:`~mqpy.mqsc.queues`, :mod:`~mqpy.mqsc.channels`,
@@ -28,6 +30,7 @@ from mqpy.engine import cluster
 from mqpy.errors import MQMIError
 from mqpy.mqi import QueueManager, attach
 from mqpy.mqsc import (
+    adminevents,
     channels,
     clusters,
     definitions,
@@ -71,7 +74,11 @@ class MQSCProcessor:
         """Run one parsed command for ``who``; failures come back as ``Result(ok=False)``."""
         try:
             who.check(cmd)
-            return Result(self._dispatch(cmd, who))
+            watched = adminevents.watch(self, cmd)  # configuration events (CONFIGEV)
+            lines = self._dispatch(cmd, who)
+            if watched is not None:
+                watched.done(who)
+            return Result(lines)
         except CommandFailed as failed:
             return Result(failed.lines, False, failed.reason)
         except MQMIError as err:
@@ -206,7 +213,7 @@ class MQSCProcessor:
 _COMMANDS: dict[tuple[str, str], Handler] = {
     **definitions.COMMANDS, **queues.COMMANDS, **channels.COMMANDS,
     **listeners_services.COMMANDS, **security_records.COMMANDS, **clusters.COMMANDS,
-    **queue_manager.COMMANDS, **subscriptions.COMMANDS,
+    **queue_manager.COMMANDS, **subscriptions.COMMANDS, **adminevents.COMMANDS,
 }
 #: object type -> the handler of any verb on it (the security records)
 _FAMILIES: dict[str, Handler] = security_records.BY_OBJECT

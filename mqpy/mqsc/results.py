@@ -15,6 +15,8 @@ from mqpy.mqsc.messages import message
 from mqpy.mqsc.parser import MQSCCommand
 
 if TYPE_CHECKING:
+    # (the events' module loads PCF: runmqsc -v, which runs this module, loads neither)
+    from mqpy.events import EventOrigin
     from mqpy.mqsc.processor import MQSCProcessor
 
 __all__ = ["EVERYONE", "CommandFailed", "Handler", "Requester", "Result", "from_mqi",
@@ -85,10 +87,13 @@ Visible = Callable[[str, str, Mapping[str, object]], bool]
 class Requester:
     """Who a command runs for, passed with each command: ``guard`` may refuse it (raising
     :class:`CommandFailed`), ``visible`` hides the objects and the status rows a generic
-    DISPLAY would show. None: everything is allowed (:data:`EVERYONE`)."""
+    DISPLAY would show. None: everything is allowed (:data:`EVERYONE`). ``events``: the
+    origin and CorrelId the events of a command server's request report, made when asked
+    (None: a command of the console, each its own CorrelId)."""
 
     guard: Callable[[MQSCCommand], None] | None = None
     visible: Visible | None = None
+    events: Callable[[], tuple[EventOrigin, bytes]] | None = None
 
     def check(self, cmd: MQSCCommand) -> None:
         """Refuse ``cmd`` if the guard does."""
