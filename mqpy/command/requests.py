@@ -116,7 +116,7 @@ QTYPE_TO_OBJ = {CMQC.MQQT_LOCAL: "QLOCAL", CMQC.MQQT_MODEL: "QMODEL",
 _S, _I, _L = pcf.CFST, pcf.CFIN, pcf.CFIL
 #: the structure each parameter the server reads itself must come in (a filter aside):
 #: another is refused MQRCCF_<structure>_PARM_ID_ERROR, as IBM's command server refuses it
-_SHAPES: dict[int, type] = {
+_SHAPES: dict[int, type | tuple[type, ...]] = {
     **dict.fromkeys((CMQC.MQIA_Q_TYPE, CMQCFC.MQIACH_CHANNEL_TYPE, CMQCFC.MQIACH_IN_DOUBT,
                      CMQCFC.MQIACH_DATA_COUNT, CMQCFC.MQIACF_MODE, CMQCFC.MQIACF_ACTION,
                      CMQCFC.MQIACH_MSG_SEQUENCE_NUMBER, CMQCFC.MQIACH_CHANNEL_STATUS,
@@ -124,7 +124,8 @@ _SHAPES: dict[int, type] = {
                      CMQCFC.MQIACF_REPLACE, CMQCFC.MQIACF_PURGE, CMQCFC.MQIACF_Q_STATUS_TYPE,
                      CMQCFC.MQIACF_ESCAPE_TYPE, CMQCFC.MQIACF_REMOVE_QUEUES,
                      CMQCFC.MQIACF_REFRESH_REPOSITORY, CMQCFC.MQIACF_IGNORE_STATE,
-                     CMQCFC.MQIACF_CLUSTER_INFO, CMQCFC.MQIACF_REFRESH_TYPE), _I),
+                     CMQCFC.MQIACF_CLUSTER_INFO, CMQCFC.MQIACF_REFRESH_TYPE,
+                     CMQCFC.MQIACF_OBJECT_TYPE, CMQCFC.MQIACF_AUTH_OPTIONS), _I),
     **dict.fromkeys((CMQCFC.MQIACF_Q_ATTRS, CMQCFC.MQIACF_Q_MGR_ATTRS,
                      CMQCFC.MQIACF_Q_MGR_STATUS_ATTRS, CMQCFC.MQIACF_CHANNEL_ATTRS,
                      CMQCFC.MQIACF_LISTENER_STATUS_ATTRS, CMQCFC.MQIACF_SERVICE_ATTRS,
@@ -144,7 +145,11 @@ _SHAPES: dict[int, type] = {
                      CMQC.MQCA_CLUSTER_Q_MGR_NAME, CMQCFC.MQCACF_FROM_Q_NAME,
                      CMQCFC.MQCACF_TO_Q_NAME, CMQCFC.MQCACF_FROM_CHANNEL_NAME,
                      CMQCFC.MQCACF_TO_CHANNEL_NAME, CMQCFC.MQCACF_FROM_SERVICE_NAME,
-                     CMQCFC.MQCACF_TO_SERVICE_NAME), _S),
+                     CMQCFC.MQCACF_TO_SERVICE_NAME, CMQC.MQCA_TOPIC_STRING), _S),
+    # (an MQCFST as pymqi sends bytes, or an MQCFBS; never a number: bytes(value) of one is
+    # that many NUL bytes, of an MQCFIN of 2**31 - 1 2 GB)
+    **dict.fromkeys((CMQCFC.MQBACF_SUB_ID, CMQCFC.MQBACF_CONNECTION_ID,
+                     CMQCFC.MQBACF_GENERIC_CONNECTION_ID), (pcf.CFBS, _S)),
 }
 _FILTER_TYPES = (pcf.CFIF, pcf.CFSF, pcf.CFBF)
 
@@ -154,7 +159,8 @@ def check_shapes(msg: pcf.PCFMessage) -> None:
     where one integer belongs, a string for an attribute list...)."""
     for p in msg.params:
         shape = _SHAPES.get(p.Parameter)
-        if shape is not None and type(p) is not shape and not isinstance(p, _FILTER_TYPES):
+        if shape is not None and type(p) not in (shape if type(shape) is tuple else (shape,)) \
+                and not isinstance(p, _FILTER_TYPES):
             raise Refused(pcfmap.parm_id_error(p), p.Parameter)
 
 

@@ -19,12 +19,11 @@ if TYPE_CHECKING:
     from mqpy.engine.qmgr import QueueManagerEngine
 
 
-#: system objects added since the first queue managers were made: the command and
-#: configuration event queues (IBM's descriptions)
+#: the system objects added since the first queue managers were made (the command and
+#: configuration event queues), which strmqm defines where they are missing
+ADDED_NAMES = ("SYSTEM.ADMIN.COMMAND.EVENT", "SYSTEM.ADMIN.CONFIG.EVENT")
 ADDED_OBJECTS: list[tuple[str, str, dict[str, object]]] = [
-    ("QLOCAL", "SYSTEM.ADMIN.COMMAND.EVENT", {"DESCR": "IBM MQ Command Event Queue"}),
-    ("QLOCAL", "SYSTEM.ADMIN.CONFIG.EVENT", {"DESCR": "IBM MQ Config Event Queue"}),
-]
+    o for o in SYSTEM_OBJECTS if o[1] in ADDED_NAMES]
 
 
 def add_missing_objects(eng: QueueManagerEngine) -> list[str]:
@@ -53,7 +52,7 @@ def recreate_default_objects(eng: QueueManagerEngine) -> Recreated:
     """Replace or define every default and system object, logged as DEFINE and ALTER are."""
     created = replaced = failed = 0
     with eng.lock:
-        for objtype, name, attributes in _crtmqm_objects():
+        for objtype, name, attributes in SYSTEM_OBJECTS:
             old = eng.catalog.lookup(objtype, name)
             if old is None:
                 eng.define(objtype, name, dict(attributes))
@@ -70,10 +69,3 @@ def recreate_default_objects(eng: QueueManagerEngine) -> Recreated:
             eng.catalog.install(old)
             replaced += 1
     return Recreated(created, replaced, failed)
-
-
-def _crtmqm_objects() -> list[tuple[str, str, dict[str, object]]]:
-    """The objects crtmqm makes: the system and default objects and those added since (each
-    once, should the system objects' list come to hold them)."""
-    made = {(objtype, name) for objtype, name, _ in SYSTEM_OBJECTS}
-    return [*SYSTEM_OBJECTS, *(o for o in ADDED_OBJECTS if (o[0], o[1]) not in made)]

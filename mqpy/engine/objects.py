@@ -190,6 +190,8 @@ SYSTEM_OBJECTS: list[tuple[str, str, dict[str, object]]] = [
     ("QLOCAL", "SYSTEM.ADMIN.CHANNEL.EVENT", {"DESCR": "IBM MQ Channel Event Queue"}),
     ("QLOCAL", "SYSTEM.ADMIN.QMGR.EVENT", {"DESCR": "IBM MQ Queue Manager Event Queue"}),
     ("QLOCAL", "SYSTEM.ADMIN.PERFM.EVENT", {"DESCR": "IBM MQ Performance Event Queue"}),
+    ("QLOCAL", "SYSTEM.ADMIN.COMMAND.EVENT", {"DESCR": "IBM MQ Command Event Queue"}),
+    ("QLOCAL", "SYSTEM.ADMIN.CONFIG.EVENT", {"DESCR": "IBM MQ Config Event Queue"}),
     ("QLOCAL", "SYSTEM.CLUSTER.TRANSMIT.QUEUE", {"USAGE": "XMITQ", "DEFPSIST": "YES",
                                                  "MAXDEPTH": 999999999,
                                                  "DESCR": "IBM MQ Cluster Transmission Queue"}),

@@ -29,6 +29,7 @@ from mqpy.engine.catalog import Catalog
 from mqpy.engine.cluster import ClusterDirectory
 from mqpy.engine.connection import Connection
 from mqpy.engine.datamgr import DataManager, Tuning, UnitOfWork, UowBackedOut
+from mqpy.engine.defaultobjects import add_missing_objects
 from mqpy.engine.handle import Handle
 from mqpy.engine.log import LogConfig, LogDiskFull, LogError, LogFull
 from mqpy.engine.mqmd import (
@@ -145,6 +146,8 @@ class QueueManagerEngine:
             for obj in [o for o in eng.catalog.by_type("QLOCAL")
                         if o.attributes.get("DEFTYPE") == "TEMPDYN"]:
                 eng._delete_queue_locked(obj, purge=True, force=True)
+            # the system objects added since it was made (IBM's migration at strmqm)
+            add_missing_objects(eng)
         eng.data.checkpoint()
         eng._start_threads()
         return eng

@@ -25,6 +25,7 @@ __all__ = ["AUTHINFO", "CHANNEL", "CHLAUTH", "CONNECTION", "LISTENER", "PROCESS"
 #: keyword -> {MQSC word: MQ number}; the engine's MQINQ enums first.
 WORDS: dict[str, dict[str, int]] = {
     **selectors.ENUMS,
+    "MAXFSIZE": {"DEFAULT": CMQC.MQQFS_DEFAULT},
     "TYPE": {"QLOCAL": CMQC.MQQT_LOCAL, "QMODEL": CMQC.MQQT_MODEL, "QALIAS": CMQC.MQQT_ALIAS,
              "QREMOTE": CMQC.MQQT_REMOTE},
     "HARDENBO": {"YES": CMQC.MQQA_BACKOUT_HARDENED, "NO": CMQC.MQQA_BACKOUT_NOT_HARDENED},
@@ -130,7 +131,7 @@ class PcfAttr:
             for word, number in words.items():
                 if number == value:
                     return word
-            if self.keyword not in ("KAINT", "APPLTYPE", "DEFPRTY"):  # (words and numbers)
+            if self.keyword not in ("KAINT", "APPLTYPE", "DEFPRTY", "MAXFSIZE"):  # (both)
                 raise ValueError(f"{self.keyword}: {value}")
         return int(value)  # type: ignore[call-overload]
 
@@ -158,6 +159,7 @@ QUEUE: tuple[PcfAttr, ...] = _t(
     (CMQC.MQIA_SCOPE, "SCOPE"),
     (CMQC.MQIA_MAX_Q_DEPTH, "MAXDEPTH"),
     (CMQC.MQIA_MAX_MSG_LENGTH, "MAXMSGL"),
+    (CMQC.MQIA_MAX_Q_FILE_SIZE, "MAXFSIZE"),
     (CMQC.MQIA_SHAREABILITY, "SHARE"),
     (CMQC.MQIA_DEF_INPUT_OPEN_OPTION, "DEFSOPT"),
     (CMQC.MQIA_MSG_DELIVERY_SEQUENCE, "MSGDLVSQ"),

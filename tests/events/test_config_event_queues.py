@@ -29,9 +29,6 @@ def _defined(eng) -> list[str]:
     return [name for name in EVENT_QUEUES if eng.lookup("QLOCAL", name) is not None]
 
 
-@pytest.mark.xfail(strict=True, reason="crtmqm's objects are mqpy.engine.objects."
-                   "SYSTEM_OBJECTS (not this change's file): the two entries of "
-                   "defaultobjects.ADDED_OBJECTS are to be appended there")
 def test_crtmqm_makes_the_command_and_configuration_event_queues(started):
     """Given a queue manager as crtmqm leaves it, when it starts, then both event queues are
     defined, local queues with IBM's descriptions."""
@@ -41,8 +38,6 @@ def test_crtmqm_makes_the_command_and_configuration_event_queues(started):
         a["DESCR"] for _, _, a in ADDED_OBJECTS]
 
 
-@pytest.mark.xfail(strict=True, reason="QueueManagerEngine.open (not this change's file) is "
-                   "to call defaultobjects.add_missing_objects, as IBM's strmqm migrates")
 def test_strmqm_adds_the_event_queues_a_queue_manager_lacks(started):
     """Given a running queue manager whose event queues were deleted, when it is ended and
     started again, then strmqm has defined them again."""

@@ -164,8 +164,6 @@ def test_inquire_queue_status_answers_the_file_sizes(fsq, admin):
             status[CMQCFC.MQIACF_CUR_MAX_FILE_SIZE]) == (3, 20)
 
 
-@pytest.mark.xfail(strict=True, reason="mqpy/mqsc/pcfmap.py has no MQIA_MAX_Q_FILE_SIZE "
-                   "(cmdcfg's file: the change is in the qfile report)")
 def test_maxfsize_is_inquired_and_changed_by_pcf(fsq, admin):
     """Given a queue with MAXFSIZE(DEFAULT), when Inquire Queue asks for it, then
     MaxQFileSize (MQIA_MAX_Q_FILE_SIZE) is MQQFS_DEFAULT (-1); when Change Queue sets it to

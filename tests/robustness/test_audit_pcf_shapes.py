@@ -14,11 +14,8 @@ from mqpy import CMQC, CMQCFC, pcf
 from mqpy.structs.tables import CFH, MD
 
 _F = CMQCFC
-_PATCH = ("mqpy/command/requests.py's _SHAPES has no entry for these parameters (the "
-          "exact change is in the audit's report; mqpy/command/** is cmdcfg's)")
 
 
-@pytest.mark.xfail(strict=True, reason=_PATCH)
 @pytest.mark.parametrize("command, params, reason", [
     (_F.MQCMD_INQUIRE_TOPIC_STATUS, [pcf.CFIN(CMQC.MQCA_TOPIC_STRING, -1)],
      _F.MQRCCF_CFIN_PARM_ID_ERROR),
