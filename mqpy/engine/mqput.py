@@ -88,6 +88,8 @@ from mqpy.engine.options import (
 from mqpy.engine.queues import Entry
 from mqpy.errors import MQMIError
 from mqpy.pubsub import publication
+from mqpy.pubsub.handles import TopicHandle
+from mqpy.pubsub.pubprops import Publication
 from mqpy.structs.tables import MD, OD, PMO
 
 _CCSI_Q_MGR = CMQC.MQCCSI_Q_MGR
@@ -117,12 +119,15 @@ class CheckedRFH2:
     longer than the queue manager takes: nothing read (``done`` False), all is checked
     under the lock as before."""
 
-    __slots__ = ("ccsid", "data", "done", "encoding", "fmt", "length", "reason")
+    __slots__ = ("ccsid", "data", "done", "encoding", "fmt", "length", "publication",
+                 "reason", "topic")
 
-    def __init__(self, md: MD, data: bytes, qmgr_attrs: dict) -> None:
+    def __init__(self, md: MD, data: bytes, qmgr_attrs: dict, topic: str | None = None
+                 ) -> None:
         d = md.__dict__
         self.fmt, self.encoding, self.ccsid = d["Format"], d["Encoding"], d["CodedCharSetId"]
         self.done, self.reason, self.length = False, 0, propdelivery.UNREAD
+        self.topic, self.publication = topic, None
         if type(data) is not bytes and isinstance(data, (bytearray, memoryview)):
             data = bytes(data)
         self.data = data
@@ -140,14 +145,22 @@ class CheckedRFH2:
         else:
             if qmgr_attrs.get("MAXPROPL", "NOLIMIT") != "NOLIMIT":
                 self.length = propdelivery.put_properties_length(md, data)
+            if topic is not None:  # its properties as its subscriptions read them
+                self.publication = pub = Publication.of(md, data, topic)
+                pub.values()
+                pub.copy_for(b"")
         self.done = True
+
+    def of(self, md: MD, data: bytes) -> bool:
+        """Was this read of ``data`` as ``md`` describes it now?"""
+        d = md.__dict__
+        return self.done and self.data is data and self.fmt == d["Format"] \
+            and self.encoding == d["Encoding"] and self.ccsid == d["CodedCharSetId"]
 
     def check(self, md: MD, data: bytes, qmgr_attrs: dict) -> bool:
         """MQPUT's check of the MQRFH2 under the lock with what was read: False when this
         was not read of ``data`` as ``md`` describes it now (the caller checks it)."""
-        d = md.__dict__
-        if not self.done or self.data is not data or self.fmt != d["Format"] \
-                or self.encoding != d["Encoding"] or self.ccsid != d["CodedCharSetId"]:
+        if not self.of(md, data):
             return False
         if self.reason:
             raise _fail(self.reason)
@@ -283,11 +296,22 @@ class PutCalls(GroupPutCalls):
     def _put_read_first(self, hobj: int, md: MD, pmo: PMO | None, data: bytes) -> int:
         """MQPUT of a message with an MQRFH2: the header read before the lock
         (:class:`CheckedRFH2`), then :meth:`_put_now` (which checks it with what was read)."""
-        checked = self._rfh2_checked = CheckedRFH2(md, data, self.engine.catalog.qmgr)
+        h = self.handles.get(hobj)  # (read unlocked: what it says is checked under the lock)
+        topic = h.topic if type(h) is TopicHandle and not h.deleted else None
+        checked = self._rfh2_checked = CheckedRFH2(md, data, self.engine.catalog.qmgr, topic)
         try:
             return self._put_now(hobj, md, pmo, checked.data)
         finally:
             self._rfh2_checked = None
+
+    def publication_of(self, md: MD, data: bytes, topic: str) -> Publication:
+        """The publication ``md`` / ``data`` put on ``topic`` (``mqpy.pubsub.publication``,
+        engine lock held): as read before the lock (:class:`CheckedRFH2`), when it was."""
+        checked = self._rfh2_checked
+        if checked is not None and checked.publication is not None \
+                and checked.topic == topic and checked.of(md, data):
+            return checked.publication
+        return Publication.of(md, data, topic)
 
     def _put_fast(self, h: Handle, md: MD | bytes | None, pmo: PMO | None, data: bytes,
                   options: int = 0, stored: list | None = None) -> int | object | None:

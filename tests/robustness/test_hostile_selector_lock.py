@@ -14,6 +14,7 @@ client connections (``test_hostile_properties``: the daemon)."""
 from __future__ import annotations
 
 import struct
+import sys
 import threading
 from collections.abc import Callable
 
@@ -257,3 +258,41 @@ def test_what_a_selector_read_is_read_once(qm, reader):
     finally:
         q.close()
     assert len(reader.locked) == 1 and reader.completed == [True]
+
+
+@pytest.mark.xfail(strict=True, reason="mqpy.pubsub.publication.publish reads the publication's "
+                   "properties under the lock (Publication.of): conn.publication_of has them "
+                   "read before it")
+def test_another_connection_puts_while_a_publication_of_many_properties_is_read(
+        qm, reader, monkeypatch):
+    """Given a subscription whose selection string names a property, when a publication of
+    thousands of properties is put on its topic and their reading is slowed, then another
+    connection's MQPUT completes at each reading, and the subscription receives the
+    publication it selects."""
+    from mqpy.pubsub import pubprops
+
+    monkeypatch.setattr(sys.modules[__name__], "CALL_WAIT", 2.0)  # (while it is an xfail)
+    real = pubprops.take_properties
+
+    def slowed(data, md, pset):  # noqa: ANN001, ANN202
+        if len(data) > msgselection.INLINE_BUDGET:
+            reader.put_from_another_connection()
+        return real(data, md, pset)
+
+    monkeypatch.setattr(pubprops, "take_properties", slowed)
+    sd = mqpy.SD(Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED)
+    sd.set_vs("ObjectString", "sel/lock")
+    sd.set_vs("SelectionString", "colour = 'red'")
+    sub = mqpy.Subscription(qm)
+    sub.sub(sub_desc=sd)
+    t = mqpy.Topic(qm, topic_string="sel/lock")
+    t.open(open_opts=CMQC.MQOO_OUTPUT)
+    try:
+        t.pub(_rfh2("red", MANY) + b"PUB", mqpy.MD(Format=CMQC.MQFMT_RF_HEADER_2))
+        got = sub.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_NO_WAIT
+                                                | CMQC.MQGMO_NO_PROPERTIES))
+    finally:
+        t.close()
+        sub.close()
+    assert got == b"PUB"
+    assert reader.completed and all(reader.completed)
