@@ -13,6 +13,7 @@ from mqpy.engine import (
     groups,
     instrumentation,
     propdelivery,
+    putcheck,
     putstatus,
     resolution,
 )
@@ -85,6 +86,7 @@ from mqpy.engine.options import (
     _fail,
     _strip,
 )
+from mqpy.engine.putcheck import _RF_HEADER_2, _RFH2_FORMATS, SEGMENTED_MAX, CheckedRFH2
 from mqpy.engine.queues import Entry
 from mqpy.errors import MQMIError
 from mqpy.pubsub import publication
@@ -93,8 +95,6 @@ from mqpy.pubsub.pubprops import Publication
 from mqpy.structs.tables import MD, OD, PMO
 
 _CCSI_Q_MGR = CMQC.MQCCSI_Q_MGR
-#: the longest message the queue manager segments (IBM's 100 MB)
-_SEGMENTED_MAX = 104857600
 #: Where the identity context starts in a packed MQMD, and in the part of a connection's
 #: template that follows MsgId (:meth:`PutCalls._md_template`)
 _MD_USER_AT = MD._layout_.offsets["UserIdentifier"]
@@ -102,70 +102,6 @@ _USER_IN_TEMPLATE = _MD_USER_AT - _MD_MSGID_AT - 24
 _PMO_RESPONSE = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
 #: a packed MQMD version 2's MsgFlags (a message in a group: the general path's)
 _MD_MSG_FLAGS = slice(MD._layout_.offsets["MsgFlags"], MD._layout_.offsets["MsgFlags"] + 4)
-
-
-_RF_HEADER_2 = CMQC.MQFMT_RF_HEADER_2
-#: the MQMD Formats of an MQRFH2 (as an application may write them)
-_RFH2_FORMATS = frozenset(f for f, header in _HEADER_FORMATS.items() if header == _RF_HEADER_2)
-
-
-class CheckedRFH2:
-    """What MQPUT read of an application's MQRFH2 before it took the engine's lock: the
-    caller's own bytes, so nothing shared is needed, and 3.8 MB of MQRFH2 is 0.1 s of
-    reading that holds no other connection. For ``data`` (bytes) as the MQMD's ``fmt``,
-    ``encoding`` and ``ccsid`` describe it: the reason the header is refused with (0: it
-    is well formed), and its properties' length as MAXPROPL counts it (``UNREAD`` when the
-    queue manager had no MAXPROPL; None when they cannot be read). ``data`` not bytes, or
-    longer than the queue manager takes: nothing read (``done`` False), all is checked
-    under the lock as before."""
-
-    __slots__ = ("ccsid", "data", "done", "encoding", "fmt", "length", "publication",
-                 "reason", "topic")
-
-    def __init__(self, md: MD, data: bytes, qmgr_attrs: dict, topic: str | None = None
-                 ) -> None:
-        d = md.__dict__
-        self.fmt, self.encoding, self.ccsid = d["Format"], d["Encoding"], d["CodedCharSetId"]
-        self.done, self.reason, self.length = False, 0, propdelivery.UNREAD
-        self.topic, self.publication = topic, None
-        if type(data) is not bytes and isinstance(data, (bytearray, memoryview)):
-            data = bytes(data)
-        self.data = data
-        if type(data) is not bytes:
-            return
-        limit = int(qmgr_attrs.get("MAXMSGL", 4194304))
-        if d["Version"] >= 2 and d["MsgFlags"] & groups.MF_SEGMENTATION_ALLOWED:
-            limit = max(limit, _SEGMENTED_MAX)
-        if len(data) > limit:
-            return  # (refused under the lock: 2030)
-        try:
-            _check_header(_RF_HEADER_2, data, self.encoding)
-        except MQMIError as e:
-            self.reason = e.reason
-        else:
-            if qmgr_attrs.get("MAXPROPL", "NOLIMIT") != "NOLIMIT":
-                self.length = propdelivery.put_properties_length(md, data)
-            if topic is not None:  # its properties as its subscriptions read them
-                self.publication = pub = Publication.of(md, data, topic)
-                pub.values()
-                pub.copy_for(b"")
-        self.done = True
-
-    def of(self, md: MD, data: bytes) -> bool:
-        """Was this read of ``data`` as ``md`` describes it now?"""
-        d = md.__dict__
-        return self.done and self.data is data and self.fmt == d["Format"] \
-            and self.encoding == d["Encoding"] and self.ccsid == d["CodedCharSetId"]
-
-    def check(self, md: MD, data: bytes, qmgr_attrs: dict) -> bool:
-        """MQPUT's check of the MQRFH2 under the lock with what was read: False when this
-        was not read of ``data`` as ``md`` describes it now (the caller checks it)."""
-        if not self.of(md, data):
-            return False
-        if self.reason:
-            raise _fail(self.reason)
-        propdelivery.check_put(md, data, qmgr_attrs, self.length)
-        return True
 
 
 def _qmgr_ccsid(qmgr_attrs: dict) -> int:
@@ -307,11 +243,7 @@ class PutCalls(GroupPutCalls):
     def publication_of(self, md: MD, data: bytes, topic: str) -> Publication:
         """The publication ``md`` / ``data`` put on ``topic`` (``mqpy.pubsub.publication``,
         engine lock held): as read before the lock (:class:`CheckedRFH2`), when it was."""
-        checked = self._rfh2_checked
-        if checked is not None and checked.publication is not None \
-                and checked.topic == topic and checked.of(md, data):
-            return checked.publication
-        return Publication.of(md, data, topic)
+        return putcheck.publication_of(self._rfh2_checked, md, data, topic)
 
     def _put_fast(self, h: Handle, md: MD | bytes | None, pmo: PMO | None, data: bytes,
                   options: int = 0, stored: list | None = None) -> int | object | None:
@@ -745,7 +677,7 @@ class PutCalls(GroupPutCalls):
         d = md.__dict__
         limit = int(self.engine.catalog.qmgr.get("MAXMSGL", 4194304))
         if d["Version"] >= 2 and d["MsgFlags"] & groups.MF_SEGMENTATION_ALLOWED:
-            limit = max(limit, _SEGMENTED_MAX)  # (the queue manager segments it)
+            limit = max(limit, SEGMENTED_MAX)  # (the queue manager segments it)
         if len(data) > limit:
             raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR)
         header = _HEADER_FORMATS.get(d["Format"])

@@ -272,7 +272,7 @@ class Checker:
     another connection's MQPUT from another thread first, recorded in ``completed``."""
 
     def __init__(self, monkeypatch, reader: Reader) -> None:  # noqa: ANN001
-        from mqpy.engine import mqput, propdelivery
+        from mqpy.engine import mqput, propdelivery, putcheck
 
         self.completed = reader.completed
         real_header, real_props = mqput._check_header, propdelivery.take_properties
@@ -285,7 +285,8 @@ class Checker:
             reader.put_from_another_connection()
             return real_props(data, md, pset)
 
-        monkeypatch.setattr(mqput, "_check_header", header)
+        for module in (mqput, putcheck):  # (before the lock, and under it when not read)
+            monkeypatch.setattr(module, "_check_header", header)
         monkeypatch.setattr(propdelivery, "take_properties", props)
 
 
