@@ -369,14 +369,14 @@ def caller(request, site):
 
 @pytest.mark.parametrize("caller", ["bindings", pytest.param(
     "client", marks=_CLIENT_GET_IN_THE_LOOP)], indirect=True)
-def test_a_selector_passing_50000_properties_does_not_stall_other_connections(site, qm,
+def test_a_selector_passing_25000_properties_does_not_stall_other_connections(site, qm,
                                                                              caller):
-    """Given four messages of 50,000 properties (0.9 MB each) that a selector does not
+    """Given four messages of 25,000 properties (0.4 MB each) that a selector does not
     select, then one it does, when a get through the selector passes them (bindings,
     client), then another connection's MQPUTs go on completing while their properties are
     read (none did while a selector read them under the engine's lock), and the get
     returns the last."""
-    many = _many(50_000)
+    many = _many(25_000)
     for _ in range(4):
         _put(qm, many)
     _put(qm, _rfh2([b"<usr><colour>red</colour></usr>"]))
@@ -402,13 +402,13 @@ def maxpropl(site):
         site.mqsc_here("ALTER QMGR MAXPROPL(NOLIMIT)\n")
 
 
-def test_a_put_of_50000_properties_does_not_stall_other_connections(site, qm, caller,
+def test_a_put_of_25000_properties_does_not_stall_other_connections(site, qm, caller,
                                                                       maxpropl):
     """Given a queue manager with a MAXPROPL (every property of an MQRFH2 put is then read),
-    when a message of 50,000 properties (0.9 MB) is put (bindings, client), then another
+    when a message of 25,000 properties (0.4 MB) is put (bindings, client), then another
     connection's MQPUTs go on completing while its MQRFH2 is checked and read (none did
     while MQPUT read it under the engine's lock), and it is on the queue."""
-    data = _many(50_000) + b"BODY"
+    data = _many(25_000) + b"BODY"
     q = mqpy.Queue(caller, Q, CMQC.MQOO_OUTPUT)
     try:
         went_on = _puts_went_on_throughout(site, lambda: q.put(data, mqpy.MD(
