@@ -215,7 +215,7 @@ class GetCalls(GroupGetCalls):
                     self.force_log(unread.lsn)
                 if not inline:
                     raise
-                judged = unread.judge()
+                judged = unread.judge() or judged  # (a selector's reading judges nothing)
 
     def _get_judged(self, hobj: int, md: MD | None, gmo: GMO, max_length: int | None,
                     waiter: Callable[[], None] | None,
@@ -233,6 +233,8 @@ class GetCalls(GroupGetCalls):
             propdelivery.check_options(gmo)
             groups.get_check(h, opts, bool(browse))
             mq = h.mq
+            if h.selector is not None:  # (what it may read under the lock: msgselection)
+                h.selector.begin(mq, eng.lock)
             by_priority = h.base.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
             now = time.time()
             parts = None  # the segments MQGMO_COMPLETE_MSG reassembles
@@ -400,6 +402,8 @@ class GetCalls(GroupGetCalls):
         if entry is None:
             entry, clean, expired = self._first_visible(mq, found, by_priority, now, clean,
                                                         h.selector)
+            if entry is None and h.selector is not None and h.selector.deferred:
+                raise h.selector.unselected()  # (nothing changed: read them unlocked)
             for e in expired:
                 if e.state == AVAILABLE:
                     lsn = self._expire(mq, e) or lsn
@@ -444,7 +448,7 @@ class GetCalls(GroupGetCalls):
                 clean = False
                 continue
             if selector is not None and not msgselection.selects(
-                    selector, self.engine.data.read_record(mq, e)):
+                    selector, self.engine.data.read_record(mq, e), e):
                 clean = False
                 continue
             entry = e

@@ -13,6 +13,7 @@ from mqpy.engine import (
     groups,
     instrumentation,
     propdelivery,
+    putcheck,
     putstatus,
     resolution,
 )
@@ -85,14 +86,15 @@ from mqpy.engine.options import (
     _fail,
     _strip,
 )
+from mqpy.engine.putcheck import _RF_HEADER_2, _RFH2_FORMATS, SEGMENTED_MAX, CheckedRFH2
 from mqpy.engine.queues import Entry
 from mqpy.errors import MQMIError
 from mqpy.pubsub import publication
+from mqpy.pubsub.handles import TopicHandle
+from mqpy.pubsub.pubprops import Publication
 from mqpy.structs.tables import MD, OD, PMO
 
 _CCSI_Q_MGR = CMQC.MQCCSI_Q_MGR
-#: the longest message the queue manager segments (IBM's 100 MB)
-_SEGMENTED_MAX = 104857600
 #: Where the identity context starts in a packed MQMD, and in the part of a connection's
 #: template that follows MsgId (:meth:`PutCalls._md_template`)
 _MD_USER_AT = MD._layout_.offsets["UserIdentifier"]
@@ -166,6 +168,8 @@ class PutCalls(GroupPutCalls):
     """MQPUT and MQPUT1 of a :class:`~mqpy.engine.connection.Connection`."""
 
     _kept_md: KeptMD
+    #: the MQRFH2 of the put under way read before the lock (:class:`CheckedRFH2`)
+    _rfh2_checked: CheckedRFH2 | None = None
 
     def put(self, hobj: int, md: MD | None, pmo: PMO | None, data: bytes) -> int:
         """MQPUT: fills md (MsgId, context) and pmo.ResolvedQName like the real call.
@@ -200,6 +204,9 @@ class PutCalls(GroupPutCalls):
                 or (pmo is not None and (pmo.__dict__["StrucId"] != _PMO_STRUC_ID
                                          or pmo.__dict__["Version"] not in _PMO_VERSIONS)):
             _refuse_header(md, pmo)
+        if md is not None and md.__dict__["Format"] in _RFH2_FORMATS \
+                and self._rfh2_checked is None:
+            return self._put_read_first(hobj, md, pmo, data)
         if self.dist_lists and hobj in self.dist_lists:
             return distlist.put_list(self, self.dist_lists[hobj], md or MD(), pmo or PMO(),
                                      data)
@@ -221,6 +228,22 @@ class PutCalls(GroupPutCalls):
         if lsn is not None:
             self.force_log(lsn)
         return warning
+
+    def _put_read_first(self, hobj: int, md: MD, pmo: PMO | None, data: bytes) -> int:
+        """MQPUT of a message with an MQRFH2: the header read before the lock
+        (:class:`CheckedRFH2`), then :meth:`_put_now` (which checks it with what was read)."""
+        h = self.handles.get(hobj)  # (read unlocked: what it says is checked under the lock)
+        topic = h.topic if type(h) is TopicHandle and not h.deleted else None
+        checked = self._rfh2_checked = CheckedRFH2(md, data, self.engine.catalog.qmgr, topic)
+        try:
+            return self._put_now(hobj, md, pmo, checked.data)
+        finally:
+            self._rfh2_checked = None
+
+    def publication_of(self, md: MD, data: bytes, topic: str) -> Publication:
+        """The publication ``md`` / ``data`` put on ``topic`` (``mqpy.pubsub.publication``,
+        engine lock held): as read before the lock (:class:`CheckedRFH2`), when it was."""
+        return putcheck.publication_of(self._rfh2_checked, md, data, topic)
 
     def _put_fast(self, h: Handle, md: MD | bytes | None, pmo: PMO | None, data: bytes,
                   options: int = 0, stored: list | None = None) -> int | object | None:
@@ -488,6 +511,16 @@ class PutCalls(GroupPutCalls):
         for pmo_opt, oo in _CONTEXT_OPEN.items():
             if pmo.Options & pmo_opt:
                 opts |= oo
+        if md.__dict__["Format"] in _RFH2_FORMATS and self._rfh2_checked is None:
+            checked = self._rfh2_checked = CheckedRFH2(md, data, self.engine.catalog.qmgr)
+            try:
+                return self._put1_locked(od, md, pmo, checked.data, opts)
+            finally:
+                self._rfh2_checked = None
+        return self._put1_locked(od, md, pmo, data, opts)
+
+    def _put1_locked(self, od: OD, md: MD, pmo: PMO, data: bytes, opts: int) -> int:
+        """:meth:`_put1_now` from the distribution list's choice on."""
         if distlist.is_list_od(od):
             return distlist.put1_list(self, od, md, pmo, data, opts)
         with self.engine.lock:
@@ -645,13 +678,16 @@ class PutCalls(GroupPutCalls):
         d = md.__dict__
         limit = int(self.engine.catalog.qmgr.get("MAXMSGL", 4194304))
         if d["Version"] >= 2 and d["MsgFlags"] & groups.MF_SEGMENTATION_ALLOWED:
-            limit = max(limit, _SEGMENTED_MAX)  # (the queue manager segments it)
+            limit = max(limit, SEGMENTED_MAX)  # (the queue manager segments it)
         if len(data) > limit:
             raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR)
-        header = _HEADER_FORMATS.get(md.__dict__["Format"])
+        header = _HEADER_FORMATS.get(d["Format"])
         if header is not None:
-            _check_header(header, data, md.__dict__["Encoding"])
-            if header == CMQC.MQFMT_RF_HEADER_2:  # its properties within MAXPROPL
+            checked = self._rfh2_checked  # (read before the lock: CheckedRFH2)
+            if checked is not None and checked.check(md, data, self.engine.catalog.qmgr):
+                return data
+            _check_header(header, data, d["Encoding"])
+            if header == _RF_HEADER_2:  # its properties within MAXPROPL
                 propdelivery.check_put(md, data, self.engine.catalog.qmgr)
         return data
 

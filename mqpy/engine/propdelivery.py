@@ -35,7 +35,8 @@ from typing import Any
 from mqpy import CMQC
 from mqpy.engine import records as R
 from mqpy.errors import MQMIError
-from mqpy.properties.carriage import check_properties_length, take_properties
+from mqpy.properties.carriage import properties_length, take_properties
+from mqpy.properties.errors import fail
 from mqpy.properties.handover import (
     HANDED_OVER,
     PROPCTL,
@@ -53,9 +54,11 @@ from mqpy.structs.tables import GMO, MD
 
 __all__ = ["HANDED_OVER", "Delivered", "Judged", "Unread", "as_stored", "check_options",
            "check_put", "deliver", "hand_over", "has_handle", "judged_for", "message_properties",
-           "propctl_of", "take_ahead"]
+           "propctl_of", "put_properties_length", "take_ahead"]
 
 C = CMQC
+#: what :func:`check_put` is given when the properties' length was not read before
+UNREAD = object()
 #: how read ahead takes a message with properties: as it is stored, outside syncpoint
 _AHEAD = C.MQGMO_NO_SYNCPOINT | C.MQGMO_PROPERTIES_FORCE_MQRFH2
 
@@ -120,20 +123,33 @@ def message_properties(md_bytes: bytes, body: bytes) -> dict[str, Any]:
     return pset.values()
 
 
-def check_put(md: Any, data: bytes, qmgr_attrs: dict) -> None:
-    """MQPUT's check of a message whose data starts with MQRFH2 headers: its properties
-    within the queue manager's MAXPROPL (NOLIMIT: any), else MQRC_PROPERTIES_TOO_BIG."""
-    limit = qmgr_attrs.get("MAXPROPL", "NOLIMIT")
-    if limit == "NOLIMIT":
-        return
+def put_properties_length(md: Any, data: bytes) -> int | None:
+    """The length MAXPROPL counts of the properties in the MQRFH2 headers at the front of
+    an MQPUT's ``data`` (``md`` its MQMD); None when they cannot be read (the header's own
+    checks say what is wrong with it). Reads only the caller's bytes: no lock is needed."""
     pset = PropertySet(validate=False)
     shape = SimpleNamespace(Format=md.Format, Encoding=md.Encoding,
                             CodedCharSetId=md.CodedCharSetId)
     try:
         take_properties(data, shape, pset)
     except MQMIError:
-        return  # (the header's own checks say what is wrong with it)
-    check_properties_length(pset, int(limit))
+        return None
+    return properties_length(pset)
+
+
+def check_put(md: Any, data: bytes, qmgr_attrs: dict, length: int | None | object = UNREAD
+              ) -> None:
+    """MQPUT's check of a message whose data starts with MQRFH2 headers: its properties
+    within the queue manager's MAXPROPL (NOLIMIT: any), else MQRC_PROPERTIES_TOO_BIG.
+    ``length``: their :func:`put_properties_length`, when it was read before."""
+    limit = qmgr_attrs.get("MAXPROPL", "NOLIMIT")
+    if limit == "NOLIMIT":
+        return
+    if length is UNREAD:
+        length = put_properties_length(md, data)
+    if length is not None and int(limit) != C.MQPROP_UNRESTRICTED_LENGTH \
+            and length > int(limit):  # type: ignore[operator]
+        raise fail(C.MQRC_PROPERTIES_TOO_BIG)
 
 
 def take_ahead(conn: Any, hobj: int, entry: Any, options: int, max_message: int

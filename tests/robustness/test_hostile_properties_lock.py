@@ -264,3 +264,87 @@ def test_a_loop_caller_reads_the_properties_on_a_thread_of_its_own(qm):
     assert data.endswith(b"BODY") and md.Format == CMQC.MQFMT_RF_HEADER_2
     assert gmo.MsgHandle == propdelivery.HANDED_OVER
     assert _depth(qm) == 0
+
+
+class Checker:
+    """MQPUT's check of an MQRFH2 (the header read well formed, and its properties' length
+    for MAXPROPL), slowed as :class:`Reader` slows the property reader: at each check,
+    another connection's MQPUT from another thread first, recorded in ``completed``."""
+
+    def __init__(self, monkeypatch, reader: Reader) -> None:  # noqa: ANN001
+        from mqpy.engine import mqput, propdelivery, putcheck
+
+        self.completed = reader.completed
+        real_header, real_props = mqput._check_header, propdelivery.take_properties
+
+        def header(fmt, data, encoding):  # noqa: ANN001, ANN202
+            reader.put_from_another_connection()
+            return real_header(fmt, data, encoding)
+
+        def props(data, md, pset):  # noqa: ANN001, ANN202
+            reader.put_from_another_connection()
+            return real_props(data, md, pset)
+
+        for module in (mqput, putcheck):  # (before the lock, and under it when not read)
+            monkeypatch.setattr(module, "_check_header", header)
+        monkeypatch.setattr(propdelivery, "take_properties", props)
+
+
+@pytest.fixture()
+def checker(monkeypatch, reader):
+    return Checker(monkeypatch, reader)
+
+
+@pytest.fixture()
+def maxpropl(root):
+    eng = inprocess.running(QM, root)
+    eng.alter_qmgr({"MAXPROPL": 64})
+    try:
+        yield 64
+    finally:
+        eng.alter_qmgr({"MAXPROPL": "NOLIMIT"})
+
+
+def _put_on_handle(qm, data: bytes) -> None:  # noqa: ANN001
+    q = mqpy.Queue(qm, Q, CMQC.MQOO_OUTPUT)
+    try:
+        q.put(data, mqpy.MD(Format=CMQC.MQFMT_RF_HEADER_2))
+    finally:
+        q.close()
+
+
+@pytest.mark.parametrize("put", [_put, _put_on_handle], ids=["MQPUT1", "MQPUT"])
+def test_another_connection_puts_while_an_mqrfh2_put_is_checked(qm, checker, put):
+    """Given a message with an MQRFH2, when it is put and MQPUT's check of the header is
+    slowed, then another connection's MQPUT completes while the header is checked, and the
+    message is on the queue as put."""
+    data = _rfh2(3) + b"BODY"
+    put(qm, data)
+    assert checker.completed == [True]
+    assert _get(qm, CMQC.MQGMO_PROPERTIES_FORCE_MQRFH2)[0] == data
+    assert _depth(qm, OTHER) == 1
+
+
+def test_an_mqrfh2_refused_is_refused_as_before_with_the_lock_free(qm, checker):
+    """Given an MQRFH2 that is not well formed, when it is put, then another connection's
+    MQPUT completes while it is checked, and the put fails MQRC_RFH_ERROR, nothing put."""
+    data = bytearray(_rfh2(1))
+    data[-4:] = b"<usr"  # (the folder cut short)
+    with pytest.raises(mqpy.MQMIError) as err:
+        _put(qm, bytes(data))
+    assert err.value.reason == CMQC.MQRC_RFH_ERROR
+    assert checker.completed == [True]
+    assert _depth(qm) == 0
+
+
+def test_properties_beyond_maxpropl_are_refused_as_before_with_the_lock_free(qm, checker,
+                                                                             maxpropl):
+    """Given MAXPROPL(64), when a message whose MQRFH2 holds more than that is put, then
+    another connection's MQPUTs complete while the header and its properties are read, the
+    put fails MQRC_PROPERTIES_TOO_BIG, and one within it is put."""
+    with pytest.raises(mqpy.MQMIError) as err:
+        _put(qm, _rfh2(20) + b"BODY")
+    assert err.value.reason == CMQC.MQRC_PROPERTIES_TOO_BIG
+    assert checker.completed == [True, True]
+    _put(qm, _rfh2(1) + b"BODY")
+    assert _depth(qm) == 1
