@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from mqpy import CMQC, loopcalls
+from mqpy.engine import propdelivery
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
 from mqpy.fap.apiheader import MQIReply, MQIRequest, mqi_event
@@ -26,6 +27,8 @@ from mqpy_chinit.svrconn_relay import REPLY_TYPES
 
 _T = SegmentType
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
+#: an MQGET that must read properties (a delivery's, a selector's): not in the receiver
+_UNREAD = (_OK, 0, None)
 
 
 @attrs.frozen
@@ -83,6 +86,8 @@ class CallsServedAtOnce:
             outcome = self._call_now(verb, request, values, conn)
         finally:
             lsn = loopcalls.undefer(conn)
+        if outcome is _UNREAD:  # the task's way: read on a worker thread (nothing changed)
+            return None
         self.last_call = time.monotonic()
         if lsn:
             cc.queued += 1
@@ -100,7 +105,10 @@ class CallsServedAtOnce:
                 warning = conn.put(request.hobj, md, pmo, data)
                 return (_WARNING if warning else _OK), warning, None
             md, gmo, buffer_length = values
-            return _OK, 0, conn.get(request.hobj, md, gmo, self._max_length(buffer_length))
+            return _OK, 0, conn.get_unread(request.hobj, md, gmo,
+                                           self._max_length(buffer_length))
+        except propdelivery.Unread:
+            return _UNREAD
         except MQMIError as e:
             order = self._reply_order()
             reply = mqiflows.truncation_reply(values[0], values[1], e, order) \

@@ -197,7 +197,7 @@ class GroupGetCalls:
                             or (correlid is not None and e.correlid != correlid):
                         continue
                     record = read(mq, e)
-                    if selector is not None and not msgselection.selects(selector, record):
+                    if selector is not None and not msgselection.selects(selector, record, e):
                         continue
                     yield e, _record_fields(record), e.length, True
                 return
@@ -214,7 +214,7 @@ class GroupGetCalls:
                     continue
                 record = read(mq, e)
                 if selected and selector is not None \
-                        and not msgselection.selects(selector, record):
+                        and not msgselection.selects(selector, record, e):
                     if not track:
                         continue
                     selected = False
@@ -222,6 +222,8 @@ class GroupGetCalls:
 
         found = mq.iter_order(by_priority, None if track else start)
         chosen = next(groups.select(visible(found), md, opts, match, current), None)
+        if selector is not None and selector.deferred:  # (nothing changed: msgselection)
+            raise selector.unselected()
         lsn = None
         for e in expired:
             if e.state == AVAILABLE:

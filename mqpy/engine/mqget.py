@@ -189,6 +189,7 @@ class GetCalls(GroupGetCalls):
                             h.mq.add_waiter(waiter)
                             h.waiter = waiter
                         eng.stats.mqi.get_fails += 1
+                        self.accounting.mqi.get_fails += 1
                         raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
             if done is not GENERAL:
                 lsn, out = done  # type: ignore[misc]
@@ -421,6 +422,7 @@ class GetCalls(GroupGetCalls):
         if lsn is not None:
             self.force_log(lsn)
         self.engine.stats.mqi.get_fails += 1
+        self.accounting.mqi.get_fails += 1
         raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
 
     def _first_visible(self, mq: MessageQueue, found: Iterable[Entry], by_priority: bool,

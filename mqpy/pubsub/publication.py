@@ -86,7 +86,7 @@ def publish(conn: Connection, h: TopicHandle, md: MD, pmo: PMO, data: bytes, put
     if opts & CMQC.MQPMO_RETAIN:
         _retain(conn, reg, topic, _resolved_md(md, persistent, priority), data, persistent,
                 syncpoint)
-    pub = Publication.of(md, data, topic)
+    pub = conn.publication_of(md, data, topic)
     relayed = by_pubsub_daemon(conn)  # from another queue manager: local subscribers only
     subs = _one_copy_per_qmgr([s for s in reg if not (relayed and s.proxy)
                                and reaches(reg, tree, s, topic, conn, opts)

@@ -64,6 +64,7 @@ class Publication:
     own: PropertySet | None
     retained: bool
     _copies: dict[bytes, tuple[bytes, bytes]] = attrs.field(factory=dict)
+    _values: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, md: MD, data: bytes, topic: str, retained: bool = False) -> Publication:
@@ -80,10 +81,12 @@ class Publication:
         return cls(described, body, topic, own, retained)
 
     def values(self) -> dict[str, Any]:
-        """The properties a subscription's selector reads (name -> value)."""
-        own = self.own.values() if self.own is not None else {}
-        return {**own, TOPIC_STRING: self.topic, **({IS_RETAINED: True} if self.retained
-                                                     else {})}
+        """The properties a subscription's selector reads (name -> value), made once."""
+        if self._values is None:
+            own = self.own.values() if self.own is not None else {}
+            self._values = {**own, TOPIC_STRING: self.topic,
+                            **({IS_RETAINED: True} if self.retained else {})}
+        return self._values
 
     def copy_for(self, user_data: bytes, pubsub: bool = True) -> tuple[bytes, bytes]:
         """(MQMD Format, data) of the copy for a subscription with SubUserData

@@ -352,12 +352,6 @@ def _puts_went_on_throughout(site, action) -> bool:  # noqa: ANN001
     return seen == {0, 1, 2, 3}
 
 
-#: the SVRCONN serves an MQGET in its receiver's event loop, reading a selector's properties
-#: there (``mqpy_chinit.svrconn_inline``): with the lock let go, but the loop held
-_CLIENT_GET_IN_THE_LOOP = pytest.mark.xfail(
-    strict=True, reason="svrconn_inline serves an MQGET with conn.get in the receiver's loop")
-
-
 @pytest.fixture(params=["bindings", "client"])
 def caller(request, site):
     conn = getattr(site, request.param)()
@@ -367,8 +361,7 @@ def caller(request, site):
         conn.disconnect()
 
 
-@pytest.mark.parametrize("caller", ["bindings", pytest.param(
-    "client", marks=_CLIENT_GET_IN_THE_LOOP)], indirect=True)
+@pytest.mark.parametrize("caller", ["bindings", "client"], indirect=True)
 def test_a_selector_passing_25000_properties_does_not_stall_other_connections(site, qm,
                                                                              caller):
     """Given four messages of 25,000 properties (0.4 MB each) that a selector does not

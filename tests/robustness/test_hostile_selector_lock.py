@@ -14,7 +14,6 @@ client connections (``test_hostile_properties``: the daemon)."""
 from __future__ import annotations
 
 import struct
-import sys
 import threading
 from collections.abc import Callable
 
@@ -260,9 +259,6 @@ def test_what_a_selector_read_is_read_once(qm, reader):
     assert len(reader.locked) == 1 and reader.completed == [True]
 
 
-@pytest.mark.xfail(strict=True, reason="mqpy.pubsub.publication.publish reads the publication's "
-                   "properties under the lock (Publication.of): conn.publication_of has them "
-                   "read before it")
 def test_another_connection_puts_while_a_publication_of_many_properties_is_read(
         qm, reader, monkeypatch):
     """Given a subscription whose selection string names a property, when a publication of
@@ -271,7 +267,6 @@ def test_another_connection_puts_while_a_publication_of_many_properties_is_read(
     publication it selects."""
     from mqpy.pubsub import pubprops
 
-    monkeypatch.setattr(sys.modules[__name__], "CALL_WAIT", 2.0)  # (while it is an xfail)
     real = pubprops.take_properties
 
     def slowed(data, md, pset):  # noqa: ANN001, ANN202

@@ -135,9 +135,6 @@ def test_each_call_is_counted_where_ibm_counts_it(acct):
         "SubRqFailCount": 1}
 
 
-@pytest.mark.xfail(strict=True, reason="mqpy/engine/mqget.py counts an MQGET that finds no "
-                   "message in the queue manager's statistics only, not the connection's "
-                   "(propsel's and evq's file: the change is in the qfile report)")
 def test_a_get_that_finds_no_message_is_counted_in_getfailcount(acct):
     """Given ACCTMQI(ON) and an application that opened the empty QUEUE for input, when it
     calls MQGET twice and finds no message (MQRC_NO_MSG_AVAILABLE), once on the fast path
