@@ -1,0 +1,73 @@
+"""A queue's file size as the web server shows it: /metrics with mq_prometheus's
+``ibmmq_queue_qfile_current_size`` and ``ibmmq_queue_qfile_max_size`` (DISPLAY QSTATUS
+CURFSIZE and CURMAXFS, megabytes), IBM's REST API v2 answering them through the mqsc action
+(its queue resources have no JSON names for them), and the console's Queues tab showing the
+file size beside the depth. One queue manager and server for the module; the queue is
+filled once."""
+
+from __future__ import annotations
+
+import pytest
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+
+from tests.support.web import CSRF, QM, REST
+
+QUEUE = "APP.QFILE"
+#: two messages of 700 KB: the file holds 1.4 MB, CURFSIZE 2 (IBM rounds up to the megabyte)
+BODY = b"q" * 700 * 1024
+MAXFSIZE = 20  #: the least IBM allows (megabytes)
+ACTION = f"{REST}/admin/action/qmgr/{QM}/mqsc"
+
+
+@pytest.fixture(scope="module")
+def filled(web):  # noqa: ANN001, ANN201
+    """APP.QFILE with MAXFSIZE(20) and two messages of 700 KB on it."""
+    web.site.mqsc_here(f"DEFINE QLOCAL({QUEUE}) MAXFSIZE({MAXFSIZE})\n")
+    qm = web.site.bindings()
+    try:
+        for _ in range(2):
+            qm.put1(QUEUE, BODY)
+    finally:
+        qm.disconnect()
+    return web
+
+
+def _queue_samples(text: str, queue: str) -> dict[str, tuple[float, dict]]:
+    """The samples of ``queue`` in an OpenMetrics scrape: name -> (value, labels)."""
+    return {s.name: (s.value, s.labels) for f in text_string_to_metric_families(text)
+            for s in f.samples if s.labels.get("queue") == queue}
+
+
+def test_a_scrape_shows_the_queue_file_size_and_its_maximum(filled):
+    """Given APP.QFILE (MAXFSIZE 20) holding 1.4 MB of messages, when Prometheus scrapes
+    /metrics, then ibmmq_queue_qfile_current_size is 2 and ibmmq_queue_qfile_max_size 20 (MB,
+    as DISPLAY QSTATUS CURFSIZE and CURMAXFS give them), with the labels of ibmmq_queue_depth
+    beside them."""
+    with filled.client() as c:
+        r = c.get("/metrics")
+    assert r.status_code == 200, r.text
+    samples = _queue_samples(r.text, QUEUE)
+    assert samples["ibmmq_queue_qfile_current_size"][0] == 2
+    assert samples["ibmmq_queue_qfile_max_size"][0] == MAXFSIZE
+    depth_labels = samples["ibmmq_queue_depth"][1]
+    assert samples["ibmmq_queue_qfile_current_size"][1] == depth_labels
+    assert samples["ibmmq_queue_qfile_max_size"][1] == depth_labels == {
+        "qmgr": QM, "queue": QUEUE, "usage": "NORMAL", "description": ""}
+
+
+def test_the_rest_api_gives_the_file_sizes_through_the_mqsc_action(filled):
+    """IBM's REST API v2 has no JSON names for CURFSIZE, CURMAXFS or MAXFSIZE in its queue
+    resources (v2 sends queue status to the mqsc action): given APP.QFILE, when
+    runCommandJSON displays its QSTATUS with curfsize and curmaxfs and the queue with
+    maxfsize, then the answers carry them as numbers under IBM's lower-case keywords."""
+    with filled.client() as c:
+        status = c.post(ACTION, headers=CSRF, json={
+            "type": "runCommandJSON", "command": "display", "qualifier": "qstatus",
+            "name": QUEUE, "responseParameters": ["curfsize", "curmaxfs"]}).json()
+        queue = c.post(ACTION, headers=CSRF, json={
+            "type": "runCommandJSON", "command": "display", "qualifier": "qlocal",
+            "name": QUEUE, "responseParameters": ["maxfsize"]}).json()
+    assert status["overallCompletionCode"] == 0, status
+    found = status["commandResponse"][0]["parameters"]
+    assert (found["curfsize"], found["curmaxfs"]) == (2, MAXFSIZE)
+    assert queue["commandResponse"][0]["parameters"]["maxfsize"] == MAXFSIZE
