@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 from prometheus_client.openmetrics.parser import text_string_to_metric_families
 
-from tests.support.web import CSRF, QM, REST
+from tests.support.browser import click, selenium_by, wait_for_page
+from tests.support.web import CSRF, OPERATOR, OPERATOR_PW, QM, REST
 
 QUEUE = "APP.QFILE"
 #: two messages of 700 KB: the file holds 1.4 MB, CURFSIZE 2 (IBM rounds up to the megabyte)
@@ -71,3 +72,35 @@ def test_the_rest_api_gives_the_file_sizes_through_the_mqsc_action(filled):
     found = status["commandResponse"][0]["parameters"]
     assert (found["curfsize"], found["curmaxfs"]) == (2, MAXFSIZE)
     assert queue["commandResponse"][0]["parameters"]["maxfsize"] == MAXFSIZE
+
+
+@pytest.mark.system
+def test_the_console_shows_the_file_size_beside_the_depth(filled, browser, tmp_path):
+    """Given APP.QFILE holding 1.4 MB in two messages (MAXFSIZE 20), when the operator opens
+    the console's Queues tab in Chromium, then APP.QFILE's row shows depth 2 and, in the
+    column beside it, file size 2 (MB) with its maximum, 20 MB, as its title."""
+    by = selenium_by()
+    browser.get(f"{filled.base}/ibmmq/console/?refresh=1000")
+    browser.find_element(by.ID, "login-user").send_keys(OPERATOR)
+    browser.find_element(by.ID, "login-password").send_keys(OPERATOR_PW)
+    browser.find_element(by.ID, "login-button").click()
+    wait_for_page(browser, lambda d: d.find_element(by.ID, "console").is_displayed(),
+                  "logged in")
+    click(browser, 'button[data-tab="queues-tab"]')
+
+    def row() -> dict | None:  # read in one step: the console redraws its table each refresh
+        return browser.execute_script(
+            "const r = document.querySelector(arguments[0]); if (!r) return null;"
+            "const f = r.querySelector('.file-size');"
+            "return {depth: r.querySelector('.depth').textContent,"
+            "        next: r.querySelector('.depth').nextElementSibling === f,"
+            "        size: f ? f.textContent : null, title: f ? f.title : null};",
+            f'#queues tr[data-queue="{QUEUE}"]')
+
+    wait_for_page(browser, lambda d: (row() or {}).get("size") == "2", "the file size shown")
+    browser.save_screenshot(str(tmp_path / "queue-file-size.png"))
+    assert row() == {"depth": "2", "next": True, "size": "2",
+                     "title": f"of at most {MAXFSIZE} MB"}
+    header = browser.execute_script(
+        "return [...document.querySelectorAll('#queues thead th')].map((h) => h.textContent)")
+    assert header[1:3] == ["Depth", "File (MB)"]
