@@ -84,7 +84,9 @@ _QUEUE_BY_PARAM = pcfmap.by_parameter(pcfmap.QUEUE)
 _QUEUE_BY_KW = pcfmap.by_keyword(pcfmap.QUEUE)
 _QSTATUS = {CMQC.MQIA_CURRENT_Q_DEPTH: "CURDEPTH", CMQC.MQIA_OPEN_INPUT_COUNT: "IPPROCS",
             CMQC.MQIA_OPEN_OUTPUT_COUNT: "OPPROCS", CMQCFC.MQIACF_UNCOMMITTED_MSGS: "UNCOM",
-            CMQCFC.MQIACF_OLDEST_MSG_AGE: "MSGAGE"}
+            CMQCFC.MQIACF_OLDEST_MSG_AGE: "MSGAGE",
+            CMQCFC.MQIACF_CUR_Q_FILE_SIZE: "CURFSIZE",
+            CMQCFC.MQIACF_CUR_MAX_FILE_SIZE: "CURMAXFS"}
 
 
 def _keywords(msg: pcf.PCFMessage, table) -> dict[str, object]:  # noqa: ANN001

@@ -3,7 +3,9 @@ installation at each scrape (PCF to its command server), named and labelled as I
 mq_prometheus exporter (mq-metric-samples) names them: ``ibmmq_qmgr_*``, ``ibmmq_queue_*``,
 ``ibmmq_channel_*`` with labels ``qmgr``, ``queue``, ``channel``, ``type``, ``usage``,
 ``connname``, ``rqmname``. Every scrape asks for the queues' status (one Inquire Queue Status
-of ``*``); their attributes (MAXDEPTH, description, usage) are read again only when a queue
+of ``*``: the depth, handles, oldest message, uncommitted messages, and the queue file's size
+and the most it may grow to, CURFSIZE and CURMAXFS in megabytes as the queue manager gives
+them); their attributes (MAXDEPTH, description, usage) are read again only when a queue
 is not known yet, the queue manager restarted, or they are older than
 ``ATTRIBUTES_MAX_AGE``, as mq_prometheus rediscovers queues."""
 
@@ -90,6 +92,12 @@ class MQCollector(Collector):
                                            q_labels),
             "queue_output_handles": _family("queue_output_handles",
                                             "Handles open for output", q_labels),
+            "queue_qfile_current_size": _family("queue_qfile_current_size",
+                                                "Queue file current size (CURFSIZE, MB)",
+                                                q_labels),
+            "queue_qfile_max_size": _family("queue_qfile_max_size",
+                                            "Queue file maximum size (CURMAXFS, MB)",
+                                            q_labels),
             **_pubsub_families(),
             "channel_status": _family("channel_status", "Channel status (MQCHS_*)", c_labels),
             "channel_messages": _family("channel_messages", "Messages sent or received",
@@ -149,8 +157,16 @@ class MQCollector(Collector):
             fam["queue_uncommitted_messages"].add_metric(labels, st.get("UNCOM", 0))
             fam["queue_input_handles"].add_metric(labels, st.get("IPPROCS", 0))
             fam["queue_output_handles"].add_metric(labels, st.get("OPPROCS", 0))
+            for keyword, family in _QFILE:
+                if keyword in st:  # (a reply without it: no sample, as mq_prometheus)
+                    fam[family].add_metric(labels, max(0, st[keyword]))
             if qname in figures:
                 _published(fam, labels, figures[qname])
+
+
+#: DISPLAY QSTATUS keyword -> its family, as mq_prometheus names them (``qfile_current_size``
+#: and ``qfile_max_size``: its ATTR_Q_CURFSIZE and ATTR_Q_CURMAXFSIZE), megabytes
+_QFILE = (("CURFSIZE", "queue_qfile_current_size"), ("CURMAXFS", "queue_qfile_max_size"))
 
 
 def _published(fam: dict, labels: list[str], figures: QueueFigures) -> None:

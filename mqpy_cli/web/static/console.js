@@ -10,7 +10,8 @@ const HISTORY = 60;  // chart points kept
 const COLOURS = ["#0f62fe", "#da1e28", "#24a148", "#8a3ffc", "#ff832b", "#007d79"];
 
 const state = { loggedIn: false, qmgr: null, tab: "qmgrs-tab", timer: null, history: [],
-                lastDepths: null, lastChannelMsgs: null, lastTime: null, queueRates: {} };
+                lastDepths: null, lastChannelMsgs: null, lastTime: null, queueRates: {},
+                queueFiles: {} };
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -181,6 +182,28 @@ async function loadQueueRates() {
   }
 }
 
+// Each queue's file size and the most it may grow to, in megabytes (DISPLAY QSTATUS CURFSIZE
+// and CURMAXFS): IBM's REST API v2 has no JSON names for them in its queue resources, so they
+// are asked for as IBM sends them, through the mqsc action.
+async function loadQueueFiles() {
+  try {
+    const { data } = await mqsc({ command: "display", qualifier: "qstatus", name: "*",
+                                  responseParameters: ["curfsize", "curmaxfs"] });
+    state.queueFiles = Object.fromEntries(data.commandResponse
+      .filter((r) => r.completionCode === 0 && r.parameters)
+      .map((r) => [r.parameters.queue, { size: r.parameters.curfsize,
+                                         max: r.parameters.curmaxfs }]));
+  } catch (e) {
+    state.queueFiles = {};
+  }
+}
+
+function fileSize(name) {
+  const f = state.queueFiles[name];
+  return f ? el("td", { className: "file-size", title: `of at most ${f.max} MB` }, f.size)
+    : el("td", { className: "file-size" }, "");
+}
+
 function perSecond(rates, key) {
   return rates && rates[key] !== null && rates[key] !== undefined ? rates[key].toFixed(1) : "";
 }
@@ -200,7 +223,8 @@ function button(label, cls, data, handler) {
 
 function renderQueues(rows, rates) {
   $("#queues tbody").replaceChildren(...rows.map((q) => el("tr", { dataset: { queue: q.name } },
-    el("td", {}, q.name), el("td", { className: "depth" }, q.depth), el("td", {}, q.max),
+    el("td", {}, q.name), el("td", { className: "depth" }, q.depth), fileSize(q.name),
+    el("td", {}, q.max),
     el("td", {}, fullBar(q.full)), el("td", {}, q.age < 0 ? "" : q.age),
     el("td", {}, `${q.input}/${q.output}`),
     el("td", {}, rates[q.name] === undefined ? "" : rates[q.name].toFixed(1)),
@@ -412,7 +436,10 @@ async function refresh() {
       ? await channelRows() : [];
     if (state.tab === "queues-tab" || state.tab === "charts-tab") await loadQueueRates();
     const rates = sample(rows, channels);
-    if (state.tab === "queues-tab") renderQueues(rows, rates);
+    if (state.tab === "queues-tab") {
+      await loadQueueFiles();
+      renderQueues(rows, rates);
+    }
     if (state.tab === "channels-tab") renderChannels(channels);
     if (state.tab === "errorlog-tab") await renderErrorLog();
     if (state.tab === "pubsub-tab") await renderPubSub();
