@@ -3,7 +3,7 @@ MQDISC.
 
 Its MQI calls are one module each: MQOPEN/MQCLOSE (``mqopen``), MQPUT/MQPUT1 (``mqput``),
 MQGET (``mqget``), MQCMIT/MQBACK and the in-doubt calls (``uow``), MQINQ/MQSET (``mqinq``);
-``mqpy.stats.countedcalls`` counts those whose modules do not count them as IBM's records do.
+each counts itself as IBM's accounting and statistics records count it (``stats.counted``).
 Distribution lists (``distlist``) use its public interface: ``check_usable``, ``new_hobj``,
 ``open``, ``close``, ``put_on_handle`` and ``force_log``."""
 
@@ -40,7 +40,6 @@ from mqpy.stats.connaccounting import (
     account,
     write_at_disconnect,
 )
-from mqpy.stats.countedcalls import CountedCalls
 
 if TYPE_CHECKING:
     from mqpy.engine.qmgr import QueueManagerEngine
@@ -56,7 +55,7 @@ def _appl_name() -> bytes:
 _CHANNEL_INITIATOR = b"runmqchi"
 
 
-class Connection(ClosedLater, CountedCalls, OpenCalls, PutCalls, GetCalls, SyncpointCalls,
+class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls,
                  InquireCalls, StatCalls, SubscribeCalls):
     """One MQCONN: its handle table (``handles``, ``dist_lists``) and its current unit of
     work; each MQI call comes from the class of its module (see the module's docstring).

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 
 from mqpy import CMQC, CMQCFC
 from mqpy.engine import selectors as sel
+from mqpy.engine.callcounts import counted
 from mqpy.engine.options import _WARNING, _fail
 
 _EVENT = {"ENABLED": CMQCFC.MQEVR_ENABLED, "DISABLED": CMQCFC.MQEVR_DISABLED}
@@ -217,8 +218,25 @@ def qmgr_attribute(selector: int, name: str, qmgr: Mapping[str, object]) -> int 
 class InquireCalls:
     """MQINQ and MQSET of a :class:`~mqpy.engine.connection.Connection`."""
 
+    @counted("inqs", "inq_fails")
     def inquire(self, hobj: int, selector: int) -> int | bytes:
         """MQINQ of one attribute of an open queue."""
+        return self._inquire(hobj, selector)
+
+    @counted("inqs", "inq_fails")
+    def inquire_qmgr(self, selector: int) -> int | bytes:
+        """MQINQ of one attribute of the queue manager."""
+        return self._inquire_qmgr(selector)
+
+    @counted("inqs", "inq_fails")
+    def inquire_all(self, hobj: int, selectors: Iterable[int]) -> list[int | bytes]:
+        """One MQINQ of ``selectors`` (``hobj`` 0: of the queue manager), as the bindings
+        and client flows carry it: their values, in order."""
+        if hobj == 0:
+            return [self._inquire_qmgr(s) for s in selectors]
+        return [self._inquire(hobj, s) for s in selectors]
+
+    def _inquire(self, hobj: int, selector: int) -> int | bytes:
         eng = self.engine
         with eng.lock:
             self.check_usable()
@@ -247,7 +265,7 @@ class InquireCalls:
                 raise _fail(CMQC.MQRC_SELECTOR_NOT_FOR_TYPE, _WARNING)
             return sel.to_mqi(selector, keyword, h.obj.attributes[keyword])
 
-    def inquire_qmgr(self, selector: int) -> int | bytes:
+    def _inquire_qmgr(self, selector: int) -> int | bytes:
         eng = self.engine
         with eng.lock:
             self.check_usable()
@@ -263,6 +281,7 @@ class InquireCalls:
         """MQSET of one attribute (:meth:`set_many`)."""
         self.set_many(hobj, ((selector, value),))
 
+    @counted("sets", "set_fails")
     def set_many(self, hobj: int, settings: Iterable[tuple[int, int | bytes | str]]) -> None:
         """MQSET of the attributes IBM allows (inhibit put/get, trigger attributes,
         distribution lists), all or none: "If the call fails, no attributes are changed".

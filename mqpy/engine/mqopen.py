@@ -17,6 +17,7 @@ from mqpy.engine import (
     readahead,
     resolution,
 )
+from mqpy.engine.callcounts import counted
 from mqpy.engine.cluster import ClusterRoute
 from mqpy.engine.handle import Handle
 from mqpy.engine.mqmd import _refuse_header, _trusted
@@ -44,6 +45,7 @@ def _with_defbind(options: int, opened: ObjectDef) -> int:
 class OpenCalls:
     """MQOPEN and MQCLOSE of a :class:`~mqpy.engine.connection.Connection`."""
 
+    @counted(None, "open_fails")  # (a successful one counts itself)
     def open(self, od: OD, options: int, *, no_model: bool = False) -> int:
         """MQOPEN a queue, resolving its name (resolution.py); returns the object handle.
         ``no_model``: a model queue is refused with 2057 (IBM: not valid on MQPUT1 nor as a
@@ -328,6 +330,7 @@ class OpenCalls:
         obj = eng.define("QLOCAL", name, attributes)
         return obj, deftype
 
+    @counted(None, "close_fails")
     def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
         """MQCLOSE. The handle that created a temporary dynamic queue deletes it, messages and
         uncommitted work included; MQCO_DELETE(_PURGE) deletes a permanent dynamic queue. A

@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from mqpy import CMQC
+from mqpy.engine.callcounts import counted
 from mqpy.engine.options import _fail
 from mqpy.errors import MQMIError
 from mqpy.structs.tables import OD, PMO, STS
@@ -144,6 +145,7 @@ class StatCalls:
         return (od.ObjectType, _name(od.ObjectName), _name(od.ObjectQMgrName),
                 _name(pmo.ResolvedQName), _name(pmo.ResolvedQMgrName))
 
+    @counted("stats", "stat_fails")
     def stat(self, status_type: int, sts: STS | None = None) -> STS:
         """MQSTAT: MQSTAT_TYPE_ASYNC_ERROR fills ``sts`` (a new MQSTS if None) with the
         asynchronous puts since the last MQSTAT and starts them again. The reconnection

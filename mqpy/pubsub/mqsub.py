@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from mqpy import CMQC
 from mqpy.engine import instrumentation
+from mqpy.engine.callcounts import counted
 from mqpy.engine.handle import Handle
 from mqpy.engine.mqmd import _refuse_header, _trusted
 from mqpy.engine.objects import ObjectDef
@@ -161,9 +162,15 @@ def open_topic(conn: Connection, od: OD, options: int) -> int:
         return hobj
 
 
+def _sub_counted(sd: SD, hobj: int = CMQC.MQHO_NONE) -> int:
+    """Where an MQSUB that completes is counted: SubCountDur or SubCountNDur."""
+    return 0 if sd.Options & CMQC.MQSO_DURABLE else 1
+
+
 class SubscribeCalls:
     """MQSUB, MQSUBRQ and the MQCLOSE of a subscription handle, of a ``Connection``."""
 
+    @counted(_sub_counted, "sub_fails")
     def sub(self: Any, sd: SD, hobj: int = CMQC.MQHO_NONE) -> tuple[int, int]:
         """MQSUB: (the destination's object handle, the subscription handle Hsub)."""
         _refuse_header(sd)
@@ -222,7 +229,10 @@ class SubscribeCalls:
         dest_qmgr = ""
         if not managed:
             queue, dest_qmgr = destinations.dest_of(self.handles[qhobj])
-            given = self.handles[qhobj].obj
+            h = self.handles[qhobj]
+            # judged as its MQOPEN was: a cluster queue hosted elsewhere by its transmission
+            # queue (IBM's ClusterQueueAccessControl=Xmitq)
+            given = h.base if h.obj.objtype == "QCLUSTER" else h.obj
             _destination_authorised(self, given.objtype, given.name, dest_qmgr, topic, opts,
                                     _DEST_GIVEN)
         selector = _vs(sd, "SelectionString")
@@ -367,6 +377,7 @@ class SubscribeCalls:
             sent += 1
         return sent, lsn
 
+    @counted("subrqs", "subrq_fails")
     def subrq(self: Any, hsub: int, action: int, sro: SRO | None = None) -> SRO:
         """MQSUBRQ: send the subscription's retained publications now (rule 5)."""
         sro = SRO() if sro is None else sro
