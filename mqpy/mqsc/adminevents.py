@@ -23,6 +23,7 @@ look-up. An event that cannot be put is lost, and the command is not failed for 
 
 from __future__ import annotations
 
+import functools
 import getpass
 import time
 from collections.abc import Iterable
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from mqpy import CMQC, CMQCFC, events
 from mqpy.engine.mqmd import _put_timestamp
+from mqpy.engine.objects import ObjectDef
 from mqpy.events import EventOrigin
 from mqpy.mqsc import pcfattrs
 from mqpy.mqsc.messages import message
@@ -43,8 +45,8 @@ if TYPE_CHECKING:
     from mqpy.mqsc.processor import MQSCProcessor
 
 __all__ = ["COMMANDS", "CONFIG_OBJECTS", "ConfigWatch", "RequestEvents", "command_done",
-           "command_refused", "command_wanted", "console_origin", "put", "request_origin",
-           "watch"]
+           "command_refused", "command_wanted", "console_origin", "install", "object_changed",
+           "put", "request_origin", "watch"]
 
 #: object types whose DEFINE, ALTER and DELETE are configuration events -> their ObjectType
 CONFIG_OBJECTS: dict[str, int] = {
@@ -282,6 +284,54 @@ def refresh_qmgr(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[
 
 #: (verb, object type) -> handler
 COMMANDS: dict[tuple[str, str], Handler] = {("REFRESH", "QMGR"): refresh_qmgr}
+
+
+# ------------------------------------------------------------------ MQI calls that change
+# objects (MQSET, an MQCLOSE that deletes a permanent dynamic queue)
+
+
+def install(proc: MQSCProcessor) -> None:
+    """Give ``proc``'s queue manager its MQI calls' configuration events: the engine's
+    ``object_changed`` hook, answered by ``proc`` (the engine never imports this layer; with
+    the hook None an MQSET pays one attribute check)."""
+    proc.engine.object_changed = functools.partial(object_changed, proc)
+
+
+def _caller_origin(eng: Any, conn: Any, origin: int) -> EventOrigin:
+    return EventOrigin(user=_text(conn.user)[:CMQC.MQ_USER_ID_LENGTH], origin=origin,
+                       qmgr=eng.name)
+
+
+def object_changed(proc: MQSCProcessor, conn: Any, call: str, obj: Any, before: dict
+                   ) -> None:
+    """The engine's ``object_changed`` hook: ``call`` ("MQSET" or "MQCLOSE") changed or
+    deleted ``obj``, whose attributes were ``before``. While CONFIGEV is ENABLED an MQSET is
+    Change Object (EventOrigin MQEVO_MQSET), an MQCLOSE that deleted a permanent dynamic
+    queue Delete Object (MQEVO_OTHER: IBM's list for it has no MQI origin); a temporary
+    dynamic queue raises none. Never raises into the call."""
+    eng = proc.engine
+    if not _on(eng.catalog.qmgr, "CONFIGEV") or obj.name == events.CONFIG_EVENT_QUEUE:
+        return
+    if call == "MQCLOSE":  # the queue is gone: it was empty and closed
+        gone = ObjectDef(obj.objtype, obj.name,
+                         {**before, "CURDEPTH": 0, "IPPROCS": 0, "OPPROCS": 0}, obj.qid)
+        attributes = _attributes(proc, gone)
+        if attributes is not None:
+            with eng.lock:
+                correl = eng.new_msgid()
+            put(eng, events.CONFIG_EVENT_QUEUE, events.delete_object(
+                _caller_origin(eng, conn, CMQCFC.MQEVO_OTHER), CONFIG_OBJECTS[obj.objtype],
+                attributes), correl)
+        return
+    was = _attributes(proc, ObjectDef(obj.objtype, obj.name, before, obj.qid))
+    now = _attributes(proc, obj)
+    if was is None or now is None:
+        return
+    with eng.lock:
+        correl = eng.new_msgid()
+    for msg in events.change_object(_caller_origin(eng, conn, CMQCFC.MQEVO_MQSET),
+                                    CONFIG_OBJECTS[obj.objtype], was, now):
+        put(eng, events.CONFIG_EVENT_QUEUE, msg, correl)
 
 
 # ------------------------------------------------------------------ command events
