@@ -39,6 +39,8 @@ from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.results import CommandFailed, Handler, Requester, not_supported
 from mqpy.mqsc.selection import generic_match
 from mqpy.pcf import PCFMessage, build
+from mqpy.security.authority import AuthRecord
+from mqpy.security.chlauth import ChlauthRecord
 from mqpy.structs.tables import MD
 
 if TYPE_CHECKING:
@@ -54,6 +56,11 @@ CONFIG_OBJECTS: dict[str, int] = {
     "QREMOTE": CMQC.MQOT_Q, "CHANNEL": CMQC.MQOT_CHANNEL, "NAMELIST": CMQC.MQOT_NAMELIST,
     "PROCESS": CMQC.MQOT_PROCESS, "AUTHINFO": CMQC.MQOT_AUTH_INFO, "TOPIC": CMQC.MQOT_TOPIC,
     "LISTENER": CMQC.MQOT_LISTENER, "SERVICE": CMQC.MQOT_SERVICE, "QMGR": CMQC.MQOT_Q_MGR}
+#: the security records whose changes are configuration events -> their ObjectType (IBM:
+#: SET CHLAUTH creates, changes or removes channel authentication records; SET and DELETE
+#: AUTHREC are Create, Change and Delete Authority Record)
+RECORD_OBJECTS: dict[str, int] = {"CHLAUTH": CMQC.MQOT_CHLAUTH, "AUTHREC": CMQC.MQOT_AUTH_REC}
+_RECORD_VERBS = frozenset({("SET", "CHLAUTH"), ("SET", "AUTHREC"), ("DELETE", "AUTHREC")})
 _VERBS = frozenset({"DEFINE", "ALTER", "DELETE"})
 #: REFRESH QMGR's OBJECT -> the object types it selects
 _REFRESH_TYPES: dict[str, tuple[str, ...]] = {
@@ -155,7 +162,13 @@ def _context(proc: MQSCProcessor, who: Requester) -> tuple[EventOrigin, bytes]:
 def _attributes(proc: MQSCProcessor, obj: Any) -> list | None:
     """The object's attributes as its Inquire answers them; None when it raises no
     configuration event (a temporary dynamic queue, the configuration event queue)."""
-    if obj is None or obj.objtype not in CONFIG_OBJECTS:
+    if obj is None:
+        return None
+    if obj.objtype == "CHLAUTH":
+        return pcfattrs.chlauth_params(ChlauthRecord.from_attributes(obj.attributes).attributes())
+    if obj.objtype == "AUTHREC":
+        return pcfattrs.authrec_params(AuthRecord.from_attributes(obj.attributes))
+    if obj.objtype not in CONFIG_OBJECTS:
         return None
     if obj.attributes.get("DEFTYPE") == "TEMPDYN" and obj.objtype == "QLOCAL":
         return None
@@ -211,10 +224,55 @@ class ConfigWatch:
             put(eng, events.CONFIG_EVENT_QUEUE, msg, correl)
 
 
-def watch(proc: MQSCProcessor, cmd: MQSCCommand) -> ConfigWatch | None:
+class RecordWatch:
+    """One SET CHLAUTH, SET AUTHREC or DELETE AUTHREC watched: the records of its type as
+    they were (engine object name -> attributes). When it worked each record it made is
+    Create Object, each it changed a Change Object pair, each it removed Delete Object, all
+    with one CorrelId, the object type MQOT_CHLAUTH or MQOT_AUTH_REC."""
+
+    __slots__ = ("before", "objtype", "proc")
+
+    def __init__(self, proc: MQSCProcessor, objtype: str) -> None:
+        self.proc = proc
+        self.objtype = objtype
+        self.before = self._records()
+
+    def _records(self) -> dict[str, Any]:
+        eng = self.proc.engine
+        with eng.lock:
+            return {o.name: ObjectDef(o.objtype, o.name, dict(o.attributes), o.qid)
+                    for o in eng.catalog.by_type(self.objtype)}
+
+    def done(self, who: Requester) -> None:
+        proc, eng = self.proc, self.proc.engine
+        after = self._records()
+        object_type = RECORD_OBJECTS[self.objtype]
+        changed = [(was, now) for name in sorted(self.before.keys() | after.keys())
+                   if (was := _attributes(proc, self.before.get(name)))
+                   != (now := _attributes(proc, after.get(name)))]
+        if not changed:
+            return
+        origin, correl = _context(proc, who)
+        for was, now in changed:
+            if was is None:
+                msgs: tuple[PCFMessage, ...] = (
+                    events.create_object(origin, object_type, now or []),)
+            elif now is None:
+                msgs = (events.delete_object(origin, object_type, was),)
+            else:
+                msgs = events.change_object(origin, object_type, was, now)
+            for msg in msgs:
+                put(eng, events.CONFIG_EVENT_QUEUE, msg, correl)
+
+
+def watch(proc: MQSCProcessor, cmd: MQSCCommand) -> ConfigWatch | RecordWatch | None:
     """A command that may be a configuration event, looked at before it runs; None when it
     is none (the queue manager's CONFIGEV DISABLED: one look-up). ALTER QMGR is watched
     whatever the switch, since it may turn it on."""
+    if (cmd.verb, cmd.objtype) in _RECORD_VERBS:
+        if not _on(proc.engine.catalog.qmgr, "CONFIGEV"):
+            return None
+        return RecordWatch(proc, str(cmd.objtype))
     if cmd.verb not in _VERBS or cmd.objtype not in CONFIG_OBJECTS:
         return None
     eng = proc.engine
