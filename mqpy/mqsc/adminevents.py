@@ -62,11 +62,16 @@ CONFIG_OBJECTS: dict[str, int] = {
 RECORD_OBJECTS: dict[str, int] = {"CHLAUTH": CMQC.MQOT_CHLAUTH, "AUTHREC": CMQC.MQOT_AUTH_REC}
 _RECORD_VERBS = frozenset({("SET", "CHLAUTH"), ("SET", "AUTHREC"), ("DELETE", "AUTHREC")})
 _VERBS = frozenset({"DEFINE", "ALTER", "DELETE"})
-#: REFRESH QMGR's OBJECT -> the object types it selects
+#: REFRESH QMGR's OBJECT -> the object types it selects (IBM: Refresh Authority Record
+#: for the authority records, Refresh Object for the rest)
 _REFRESH_TYPES: dict[str, tuple[str, ...]] = {
-    **{t: (t,) for t in CONFIG_OBJECTS},
+    **{t: (t,) for t in (*CONFIG_OBJECTS, *RECORD_OBJECTS)},
     "QUEUE": ("QLOCAL", "QMODEL", "QALIAS", "QREMOTE"),
-    "ALL": tuple(CONFIG_OBJECTS)}
+    "ALL": (*CONFIG_OBJECTS, *RECORD_OBJECTS)}
+#: every object type a configuration event reports -> its ObjectType
+_OBJECT_TYPES = {**CONFIG_OBJECTS, **RECORD_OBJECTS}
+#: a security record's attribute its REFRESH QMGR NAME is matched with (its profile)
+_RECORD_NAMES = {"CHLAUTH": "CHLAUTH", "AUTHREC": "PROFILE"}
 #: the applications whose MQSC requests are console commands (IBM: runmqsc is the console)
 CONSOLE_APPLS = frozenset({"runmqsc"})
 
@@ -201,7 +206,7 @@ class ConfigWatch:
                                             after):
                 put(eng, events.CONFIG_EVENT_QUEUE, msg, correl)
             if now_on and not self.was_on:
-                _refresh(proc, origin, correl, tuple(CONFIG_OBJECTS), "*", 0)
+                _refresh(proc, origin, correl, _REFRESH_TYPES["ALL"], "*", 0)
             return
         if cmd.name == events.CONFIG_EVENT_QUEUE:
             return
@@ -310,17 +315,23 @@ def _refresh(proc: MQSCProcessor, origin: EventOrigin, correl: bytes,
     now = time.time()
     with eng.lock:
         objs = sorted((o for o in eng.catalog.objects.values() if o.objtype in wanted
-                       and generic_match(name, o.name)
+                       and generic_match(name, _refresh_name(o))
                        and _altered_within(o.attributes, inclint, now)),
-                      key=lambda o: (CONFIG_OBJECTS[o.objtype], o.name))
+                      key=lambda o: (_OBJECT_TYPES[o.objtype], _refresh_name(o), o.name))
     put_count = 0
     for obj in objs:
         attributes = _attributes(proc, obj)
         if attributes is not None and put(
                 eng, events.CONFIG_EVENT_QUEUE,
-                events.refresh_object(origin, CONFIG_OBJECTS[obj.objtype], attributes), correl):
+                events.refresh_object(origin, _OBJECT_TYPES[obj.objtype], attributes), correl):
             put_count += 1
     return put_count
+
+
+def _refresh_name(obj: Any) -> str:
+    """The name REFRESH QMGR's NAME selects ``obj`` by: a security record's profile."""
+    field = _RECORD_NAMES.get(obj.objtype)
+    return obj.name if field is None else str(obj.attributes.get(field) or "")
 
 
 def refresh_qmgr(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:

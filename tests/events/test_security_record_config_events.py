@@ -137,6 +137,23 @@ def test_no_security_record_event_while_configev_is_disabled(cfg):
     assert events(cfg) == []
 
 
+def test_refresh_qmgr_refreshes_authority_and_channel_authentication_records(cfg):
+    """Given an authority record and a channel authentication record of profile SEC.R*,
+    when REFRESH QMGR TYPE(CONFIGEV) names OBJECT(AUTHREC), then OBJECT(CHLAUTH) NAME(SEC.R*),
+    then a Refresh Object (2370) for each record selected: MQOT_AUTH_REC with its profile,
+    then MQOT_CHLAUTH with its."""
+    run(cfg, "SET AUTHREC PROFILE('SEC.RQ') OBJTYPE(QUEUE) PRINCIPAL('mqm') AUTHADD(INQ)")
+    run(cfg, "SET CHLAUTH('SEC.RCHL') TYPE(BLOCKUSER) USERLIST('nobody') ACTION(REPLACE)")
+    events(cfg)
+    run(cfg, "REFRESH QMGR TYPE(CONFIGEV) OBJECT(AUTHREC) NAME('SEC.R*')")
+    run(cfg, "REFRESH QMGR TYPE(CONFIGEV) OBJECT(CHLAUTH) NAME('SEC.R*')")
+    got = [(r, p[CMQCFC.MQIACF_OBJECT_TYPE],
+            p.get(CMQCFC.MQCACF_AUTH_PROFILE_NAME) or p.get(CMQCFC.MQCACH_CHANNEL_NAME))
+           for r, _, p in summary(cfg)]
+    assert got == [(CMQC.MQRC_CONFIG_REFRESH_OBJECT, CMQC.MQOT_AUTH_REC, "SEC.RQ"),
+                   (CMQC.MQRC_CONFIG_REFRESH_OBJECT, CMQC.MQOT_CHLAUTH, "SEC.RCHL")]
+
+
 @pytest.mark.xfail(strict=True, reason="Inquire Channel Authentication Records looks a Type up "
                    "in the word -> number map (pcfmap.CHLAUTH[1].words) by its number: every "
                    "Type but MQCAUT_ALL is refused MQRCCF_PARM_VALUE_ERROR (command/security.py, "
