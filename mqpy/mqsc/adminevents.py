@@ -13,6 +13,14 @@ Queue Manager command ... is generated automatically"). The command server puts 
 event of each request that worked (:func:`command_done`) and Not Authorized type 4 for one it
 refused (:func:`command_refused`).
 
+SET CHLAUTH and SET / DELETE AUTHREC are watched as a whole (:class:`RecordWatch`): each
+security record the command made, changed or removed is Create, Change or Delete Object of
+MQOT_CHLAUTH (the record as Inquire Channel Authentication Records answers it) or
+MQOT_AUTH_REC (IBM's authority record attributes). Two MQI calls change objects too: the
+engine calls its ``object_changed`` hook, which :func:`install` sets, after an MQSET (Change
+Object, EventOrigin MQEVO_MQSET) and after an MQCLOSE that deleted a permanent dynamic queue
+(Delete Object); the engine never imports this layer.
+
 IBM's rules kept here: no configuration event for a temporary dynamic queue, nor for the
 configuration event queue itself except by a refresh; ALTER QMGR is an event (command and
 configuration) while the switch is on before or after the change; a DISPLAY (MQSC) or Inquire
