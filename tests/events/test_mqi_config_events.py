@@ -13,7 +13,7 @@ import getpass
 import pytest
 
 import mqpy
-from mqpy import CMQC, CMQCFC
+from mqpy import CMQC, CMQCFC, cmdserver
 from mqpy.engine import instrumentation
 from mqpy.engine.defaultobjects import add_missing_objects
 from mqpy.mqsc import adminevents
@@ -129,3 +129,20 @@ def test_clear_qlocal_is_a_get_for_the_service_interval(cfg, monkeypatch):
     assert proc.execute_text("CLEAR QLOCAL(CFG.SVC)").ok
     got = [m.header.Reason for _, m in read_events(cfg.qm, PERFM_EVENTS)]
     assert got == [CMQC.MQRC_Q_SERVICE_INTERVAL_OK]
+
+
+@pytest.mark.xfail(strict=True, reason="nothing in the queue manager's start installs the MQSC "
+                   "layer's hook yet: mqpy/cmdserver.py's start_command_server (another "
+                   "owner's) is to call adminevents.install(MQSCProcessor(engine))")
+def test_the_command_server_start_gives_the_engine_its_mqi_configuration_events(qmgr):
+    """Given a queue manager whose engine has no object_changed hook, when its command
+    server starts (strmqm starts it), then the hook is installed: MQSET and MQCLOSE are
+    configuration events in a running queue manager, not only where a test installs it."""
+    eng = qmgr.eng
+    hook, eng.object_changed = eng.object_changed, None
+    try:
+        cmdserver.start_command_server(qmgr.name, qmgr.root)
+        assert eng.object_changed is not None
+    finally:
+        cmdserver.stop_command_server(qmgr.name, qmgr.root)
+        eng.object_changed = hook
