@@ -5,8 +5,6 @@ inquiries answer from the stored records."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from mqpy import CMQC, CMQCFC, CMQZC, pcf
 from mqpy.command.changes import attributes
 from mqpy.command.requests import (
@@ -22,7 +20,7 @@ from mqpy.command.requests import (
     required_name,
 )
 from mqpy.errors import MQMIError
-from mqpy.mqsc import pcfmap
+from mqpy.mqsc import pcfattrs, pcfmap
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.security import authority as oam
 from mqpy.security import policy
@@ -30,31 +28,10 @@ from mqpy.security.users import UserFile, users_path
 
 __all__ = ["SECURITY"]
 
-#: MQOT_* -> the OBJTYPE word of SET / DISPLAY AUTHREC
-OBJTYPES: Mapping[int, str] = {
-    CMQC.MQOT_Q: "QUEUE", CMQC.MQOT_Q_MGR: "QMGR", CMQC.MQOT_PROCESS: "PROCESS",
-    CMQC.MQOT_NAMELIST: "NAMELIST", CMQC.MQOT_CHANNEL: "CHANNEL",
-    CMQC.MQOT_CLNTCONN_CHANNEL: "CLNTCONN", CMQC.MQOT_LISTENER: "LISTENER",
-    CMQC.MQOT_SERVICE: "SERVICE", CMQC.MQOT_AUTH_INFO: "AUTHINFO", CMQC.MQOT_TOPIC: "TOPIC",
-    CMQC.MQOT_COMM_INFO: "COMMINFO", CMQC.MQOT_REMOTE_Q_MGR_NAME: "RQMNAME"}
-_MQOT = {word.lower(): number for number, word in OBJTYPES.items()}
-_MQOT["queue"] = CMQC.MQOT_Q
-
-#: MQAUTH_* -> the authority word of AUTHADD / AUTHRMV (setmqaut's)
-AUTHS: Mapping[int, str] = {
-    CMQCFC.MQAUTH_ALT_USER_AUTHORITY: "altusr", CMQCFC.MQAUTH_BROWSE: "browse",
-    CMQCFC.MQAUTH_CHANGE: "chg", CMQCFC.MQAUTH_CLEAR: "clr", CMQCFC.MQAUTH_CONNECT: "connect",
-    CMQCFC.MQAUTH_CREATE: "crt", CMQCFC.MQAUTH_DELETE: "dlt", CMQCFC.MQAUTH_DISPLAY: "dsp",
-    CMQCFC.MQAUTH_INPUT: "get", CMQCFC.MQAUTH_INQUIRE: "inq", CMQCFC.MQAUTH_OUTPUT: "put",
-    CMQCFC.MQAUTH_PASS_ALL_CONTEXT: "passall", CMQCFC.MQAUTH_PASS_IDENTITY_CONTEXT: "passid",
-    CMQCFC.MQAUTH_SET: "set", CMQCFC.MQAUTH_SET_ALL_CONTEXT: "setall",
-    CMQCFC.MQAUTH_SET_IDENTITY_CONTEXT: "setid", CMQCFC.MQAUTH_CONTROL: "ctrl",
-    CMQCFC.MQAUTH_CONTROL_EXTENDED: "ctrlx", CMQCFC.MQAUTH_PUBLISH: "pub",
-    CMQCFC.MQAUTH_SUBSCRIBE: "sub", CMQCFC.MQAUTH_RESUME: "resume",
-    CMQCFC.MQAUTH_SYSTEM: "system", CMQCFC.MQAUTH_ALL: "all",
-    CMQCFC.MQAUTH_ALL_ADMIN: "alladm", CMQCFC.MQAUTH_ALL_MQI: "allmqi",
-    CMQCFC.MQAUTH_NONE: "none"}
-_MQAUTH = {word: number for number, word in AUTHS.items()}
+#: MQOT_* -> the OBJTYPE word, MQAUTH_* -> the authority word (and back): the Inquire
+#: answer's, shared with the configuration events (:mod:`mqpy.mqsc.pcfattrs`)
+OBJTYPES, AUTHS = pcfattrs.AUTHREC_OBJTYPES, pcfattrs.AUTHS
+_MQOT, _MQAUTH = pcfattrs.MQOT_OF_AUTHREC, pcfattrs.MQAUTH_OF
 
 
 def _objtype(msg: pcf.PCFMessage) -> str:

@@ -14,7 +14,8 @@ Full and disables itself; Low enables High and Full and disables itself; Full en
 disables itself. The queue service interval events are another (:func:`service_rule`, its
 rules beside it), whose state is the queue's QSVCIEV and its service timer. A performance
 event resets the queue's statistics it reports. The engine
-calls :func:`after_put`, :func:`after_get` and :func:`queue_full` only while the queue
+calls :func:`after_put`, :func:`after_get`, :func:`after_clear` (CLEAR QLOCAL, a get
+operation for the service interval rules) and :func:`queue_full` only while the queue
 manager's PERFMEV is ENABLED (``QueueManagerEngine.perfm_events``, one attribute check on
 the put and get paths).
 
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
     from mqpy.engine.qmgr import QueueManagerEngine
     from mqpy.engine.queues import MessageQueue
 
-__all__ = ["DepthSwitches", "after_get", "after_put", "close_refused", "connect_refused",
+__all__ = ["DepthSwitches", "after_clear", "after_get", "after_put", "close_refused", "connect_refused",
            "depth_rule", "get_inhibited", "open_refused", "perfm_enabled", "put_inhibited",
            "queue_full", "service_rule", "sub_destination_refused", "topic_refused"]
 
@@ -321,6 +322,16 @@ def after_get(eng: QueueManagerEngine, base: ObjectDef, mq: MessageQueue) -> Non
         _service_checked(eng, base, mq, "get")
 
 
+def after_clear(eng: QueueManagerEngine, base: ObjectDef, mq: MessageQueue,
+                removed: int) -> None:
+    """CLEAR QLOCAL removed ``removed`` messages from local queue ``base`` (PERFMEV
+    ENABLED): a get operation for the service interval rules (IBM: "an MQGET call or an
+    activity that removes messages from a queue, such as using the CLEAR QLOCAL command"),
+    so Queue Service Interval High or OK, the timer then OFF."""
+    if base.attributes.get("QSVCIEV", _NONE) != _NONE:
+        _service_checked(eng, base, mq, "get", removed)
+
+
 def queue_full(eng: QueueManagerEngine, base: ObjectDef, mq: MessageQueue) -> None:
     """A put to local queue ``base`` was refused with 2053 (PERFMEV ENABLED): Queue Full?"""
     if base.name != events.PERFM_EVENT_QUEUE:
@@ -382,10 +393,11 @@ _SERVICE_BUILD = {CMQC.MQRC_Q_SERVICE_INTERVAL_HIGH: events.queue_service_interv
 
 
 def _service_checked(eng: QueueManagerEngine, base: ObjectDef, mq: MessageQueue,
-                     happened: str) -> None:
+                     happened: str, moved: int = 1) -> None:
+    """``moved``: how many messages the put or get (a CLEAR QLOCAL: all) moved."""
     a = base.attributes
     depth = mq.count - mq.getting
-    before = depth - 1 if happened == "put" else depth + 1
+    before = depth - moved if happened == "put" else depth + moved
     started = _service_timers.get(mq)
     if started is None and before > 0:  # (rule 1: running since the queue manager started)
         started = eng.stats.started

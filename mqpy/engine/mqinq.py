@@ -301,7 +301,10 @@ class InquireCalls:
                 keyword, stored = set_value(h.obj.objtype, h.obj.attributes, selector, value)
                 changes[keyword] = stored
             if changes:
+                before = h.obj.attributes  # (ALTER replaces the dictionary, never edits it)
                 eng.alter(h.obj.objtype, h.obj.name, changes)
+                if eng.object_changed is not None:  # configuration events (CONFIGEV)
+                    eng.object_changed(self, "MQSET", h.obj, before)
 
 
 #: the most selectors one MQSET may have (IBM's)

@@ -376,6 +376,8 @@ class OpenCalls:
                 except MQMIError:
                     self.handles[hobj] = h  # MQCLOSE failed: the handle stays open
                     raise
+                if eng.object_changed is not None:  # configuration events (CONFIGEV)
+                    eng.object_changed(self, "MQCLOSE", h.base, h.base.attributes)
             else:
                 del self.handles[hobj]
             warning = groups.close_warning(h)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 
 from mqpy import CMQC, amqmsgs, errorlog
 from mqpy.engine import instrumentation, reports, resolution, triggers
@@ -91,6 +92,11 @@ class QueueManagerEngine:
         #: the queue manager's PERFMEV is ENABLED: the put and get paths then tell
         #: ``instrumentation`` of depth changes (one attribute check when it is not)
         self.perfm_events = False
+        #: an object an MQI call changed or deleted (MQSET, an MQCLOSE that deleted a
+        #: permanent dynamic queue): called as ``(conn, call, obj, before)`` after the change
+        #: (``before``: the attributes it had). The MQSC layer installs its configuration
+        #: events here (``mqpy.mqsc.adminevents.install``); None: no call pays for them.
+        self.object_changed: Callable[[Connection, str, ObjectDef, dict], None] | None = None
         #: ``.conn``: the connection whose call defers its log forces on this thread
         #: (mqpy.loopcalls); the queue manager's own puts in that call defer with it.
         self.deferring = threading.local()
@@ -632,6 +638,8 @@ class QueueManagerEngine:
                 if e.persistent:
                     lsn = self.data.log_get1(mq, e)
                 e.record = None
+            if gone and self.perfm_events:  # a clear is a get (IBM's service interval)
+                instrumentation.after_clear(self, obj, mq, len(gone))
         if lsn is not None:
             self.data.force(lsn)
         return len(gone)

@@ -13,6 +13,14 @@ Queue Manager command ... is generated automatically"). The command server puts 
 event of each request that worked (:func:`command_done`) and Not Authorized type 4 for one it
 refused (:func:`command_refused`).
 
+SET CHLAUTH and SET / DELETE AUTHREC are watched as a whole (:class:`RecordWatch`): each
+security record the command made, changed or removed is Create, Change or Delete Object of
+MQOT_CHLAUTH (the record as Inquire Channel Authentication Records answers it) or
+MQOT_AUTH_REC (IBM's authority record attributes). Two MQI calls change objects too: the
+engine calls its ``object_changed`` hook, which :func:`install` sets, after an MQSET (Change
+Object, EventOrigin MQEVO_MQSET) and after an MQCLOSE that deleted a permanent dynamic queue
+(Delete Object); the engine never imports this layer.
+
 IBM's rules kept here: no configuration event for a temporary dynamic queue, nor for the
 configuration event queue itself except by a refresh; ALTER QMGR is an event (command and
 configuration) while the switch is on before or after the change; a DISPLAY (MQSC) or Inquire
@@ -23,6 +31,7 @@ look-up. An event that cannot be put is lost, and the command is not failed for 
 
 from __future__ import annotations
 
+import functools
 import getpass
 import time
 from collections.abc import Iterable
@@ -30,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from mqpy import CMQC, CMQCFC, events
 from mqpy.engine.mqmd import _put_timestamp
+from mqpy.engine.objects import ObjectDef
 from mqpy.events import EventOrigin
 from mqpy.mqsc import pcfattrs
 from mqpy.mqsc.messages import message
@@ -37,14 +47,16 @@ from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.results import CommandFailed, Handler, Requester, not_supported
 from mqpy.mqsc.selection import generic_match
 from mqpy.pcf import PCFMessage, build
+from mqpy.security.authority import AuthRecord
+from mqpy.security.chlauth import ChlauthRecord
 from mqpy.structs.tables import MD
 
 if TYPE_CHECKING:
     from mqpy.mqsc.processor import MQSCProcessor
 
 __all__ = ["COMMANDS", "CONFIG_OBJECTS", "ConfigWatch", "RequestEvents", "command_done",
-           "command_refused", "command_wanted", "console_origin", "put", "request_origin",
-           "watch"]
+           "command_refused", "command_wanted", "console_origin", "install", "object_changed",
+           "put", "request_origin", "watch"]
 
 #: object types whose DEFINE, ALTER and DELETE are configuration events -> their ObjectType
 CONFIG_OBJECTS: dict[str, int] = {
@@ -52,12 +64,22 @@ CONFIG_OBJECTS: dict[str, int] = {
     "QREMOTE": CMQC.MQOT_Q, "CHANNEL": CMQC.MQOT_CHANNEL, "NAMELIST": CMQC.MQOT_NAMELIST,
     "PROCESS": CMQC.MQOT_PROCESS, "AUTHINFO": CMQC.MQOT_AUTH_INFO, "TOPIC": CMQC.MQOT_TOPIC,
     "LISTENER": CMQC.MQOT_LISTENER, "SERVICE": CMQC.MQOT_SERVICE, "QMGR": CMQC.MQOT_Q_MGR}
+#: the security records whose changes are configuration events -> their ObjectType (IBM:
+#: SET CHLAUTH creates, changes or removes channel authentication records; SET and DELETE
+#: AUTHREC are Create, Change and Delete Authority Record)
+RECORD_OBJECTS: dict[str, int] = {"CHLAUTH": CMQC.MQOT_CHLAUTH, "AUTHREC": CMQC.MQOT_AUTH_REC}
+_RECORD_VERBS = frozenset({("SET", "CHLAUTH"), ("SET", "AUTHREC"), ("DELETE", "AUTHREC")})
 _VERBS = frozenset({"DEFINE", "ALTER", "DELETE"})
-#: REFRESH QMGR's OBJECT -> the object types it selects
+#: REFRESH QMGR's OBJECT -> the object types it selects (IBM: Refresh Authority Record
+#: for the authority records, Refresh Object for the rest)
 _REFRESH_TYPES: dict[str, tuple[str, ...]] = {
-    **{t: (t,) for t in CONFIG_OBJECTS},
+    **{t: (t,) for t in (*CONFIG_OBJECTS, *RECORD_OBJECTS)},
     "QUEUE": ("QLOCAL", "QMODEL", "QALIAS", "QREMOTE"),
-    "ALL": tuple(CONFIG_OBJECTS)}
+    "ALL": (*CONFIG_OBJECTS, *RECORD_OBJECTS)}
+#: every object type a configuration event reports -> its ObjectType
+_OBJECT_TYPES = {**CONFIG_OBJECTS, **RECORD_OBJECTS}
+#: a security record's attribute its REFRESH QMGR NAME is matched with (its profile)
+_RECORD_NAMES = {"CHLAUTH": "CHLAUTH", "AUTHREC": "PROFILE"}
 #: the applications whose MQSC requests are console commands (IBM: runmqsc is the console)
 CONSOLE_APPLS = frozenset({"runmqsc"})
 
@@ -153,7 +175,13 @@ def _context(proc: MQSCProcessor, who: Requester) -> tuple[EventOrigin, bytes]:
 def _attributes(proc: MQSCProcessor, obj: Any) -> list | None:
     """The object's attributes as its Inquire answers them; None when it raises no
     configuration event (a temporary dynamic queue, the configuration event queue)."""
-    if obj is None or obj.objtype not in CONFIG_OBJECTS:
+    if obj is None:
+        return None
+    if obj.objtype == "CHLAUTH":
+        return pcfattrs.chlauth_params(ChlauthRecord.from_attributes(obj.attributes).attributes())
+    if obj.objtype == "AUTHREC":
+        return pcfattrs.authrec_params(AuthRecord.from_attributes(obj.attributes))
+    if obj.objtype not in CONFIG_OBJECTS:
         return None
     if obj.attributes.get("DEFTYPE") == "TEMPDYN" and obj.objtype == "QLOCAL":
         return None
@@ -186,7 +214,7 @@ class ConfigWatch:
                                             after):
                 put(eng, events.CONFIG_EVENT_QUEUE, msg, correl)
             if now_on and not self.was_on:
-                _refresh(proc, origin, correl, tuple(CONFIG_OBJECTS), "*", 0)
+                _refresh(proc, origin, correl, _REFRESH_TYPES["ALL"], "*", 0)
             return
         if cmd.name == events.CONFIG_EVENT_QUEUE:
             return
@@ -209,10 +237,55 @@ class ConfigWatch:
             put(eng, events.CONFIG_EVENT_QUEUE, msg, correl)
 
 
-def watch(proc: MQSCProcessor, cmd: MQSCCommand) -> ConfigWatch | None:
+class RecordWatch:
+    """One SET CHLAUTH, SET AUTHREC or DELETE AUTHREC watched: the records of its type as
+    they were (engine object name -> attributes). When it worked each record it made is
+    Create Object, each it changed a Change Object pair, each it removed Delete Object, all
+    with one CorrelId, the object type MQOT_CHLAUTH or MQOT_AUTH_REC."""
+
+    __slots__ = ("before", "objtype", "proc")
+
+    def __init__(self, proc: MQSCProcessor, objtype: str) -> None:
+        self.proc = proc
+        self.objtype = objtype
+        self.before = self._records()
+
+    def _records(self) -> dict[str, Any]:
+        eng = self.proc.engine
+        with eng.lock:
+            return {o.name: ObjectDef(o.objtype, o.name, dict(o.attributes), o.qid)
+                    for o in eng.catalog.by_type(self.objtype)}
+
+    def done(self, who: Requester) -> None:
+        proc, eng = self.proc, self.proc.engine
+        after = self._records()
+        object_type = RECORD_OBJECTS[self.objtype]
+        changed = [(was, now) for name in sorted(self.before.keys() | after.keys())
+                   if (was := _attributes(proc, self.before.get(name)))
+                   != (now := _attributes(proc, after.get(name)))]
+        if not changed:
+            return
+        origin, correl = _context(proc, who)
+        for was, now in changed:
+            if was is None:
+                msgs: tuple[PCFMessage, ...] = (
+                    events.create_object(origin, object_type, now or []),)
+            elif now is None:
+                msgs = (events.delete_object(origin, object_type, was),)
+            else:
+                msgs = events.change_object(origin, object_type, was, now)
+            for msg in msgs:
+                put(eng, events.CONFIG_EVENT_QUEUE, msg, correl)
+
+
+def watch(proc: MQSCProcessor, cmd: MQSCCommand) -> ConfigWatch | RecordWatch | None:
     """A command that may be a configuration event, looked at before it runs; None when it
     is none (the queue manager's CONFIGEV DISABLED: one look-up). ALTER QMGR is watched
     whatever the switch, since it may turn it on."""
+    if (cmd.verb, cmd.objtype) in _RECORD_VERBS:
+        if not _on(proc.engine.catalog.qmgr, "CONFIGEV"):
+            return None
+        return RecordWatch(proc, str(cmd.objtype))
     if cmd.verb not in _VERBS or cmd.objtype not in CONFIG_OBJECTS:
         return None
     eng = proc.engine
@@ -250,17 +323,23 @@ def _refresh(proc: MQSCProcessor, origin: EventOrigin, correl: bytes,
     now = time.time()
     with eng.lock:
         objs = sorted((o for o in eng.catalog.objects.values() if o.objtype in wanted
-                       and generic_match(name, o.name)
+                       and generic_match(name, _refresh_name(o))
                        and _altered_within(o.attributes, inclint, now)),
-                      key=lambda o: (CONFIG_OBJECTS[o.objtype], o.name))
+                      key=lambda o: (_OBJECT_TYPES[o.objtype], _refresh_name(o), o.name))
     put_count = 0
     for obj in objs:
         attributes = _attributes(proc, obj)
         if attributes is not None and put(
                 eng, events.CONFIG_EVENT_QUEUE,
-                events.refresh_object(origin, CONFIG_OBJECTS[obj.objtype], attributes), correl):
+                events.refresh_object(origin, _OBJECT_TYPES[obj.objtype], attributes), correl):
             put_count += 1
     return put_count
+
+
+def _refresh_name(obj: Any) -> str:
+    """The name REFRESH QMGR's NAME selects ``obj`` by: a security record's profile."""
+    field = _RECORD_NAMES.get(obj.objtype)
+    return obj.name if field is None else str(obj.attributes.get(field) or "")
 
 
 def refresh_qmgr(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
@@ -282,6 +361,54 @@ def refresh_qmgr(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[
 
 #: (verb, object type) -> handler
 COMMANDS: dict[tuple[str, str], Handler] = {("REFRESH", "QMGR"): refresh_qmgr}
+
+
+# ------------------------------------------------------------------ MQI calls that change
+# objects (MQSET, an MQCLOSE that deletes a permanent dynamic queue)
+
+
+def install(proc: MQSCProcessor) -> None:
+    """Give ``proc``'s queue manager its MQI calls' configuration events: the engine's
+    ``object_changed`` hook, answered by ``proc`` (the engine never imports this layer; with
+    the hook None an MQSET pays one attribute check)."""
+    proc.engine.object_changed = functools.partial(object_changed, proc)
+
+
+def _caller_origin(eng: Any, conn: Any, origin: int) -> EventOrigin:
+    return EventOrigin(user=_text(conn.user)[:CMQC.MQ_USER_ID_LENGTH], origin=origin,
+                       qmgr=eng.name)
+
+
+def object_changed(proc: MQSCProcessor, conn: Any, call: str, obj: Any, before: dict
+                   ) -> None:
+    """The engine's ``object_changed`` hook: ``call`` ("MQSET" or "MQCLOSE") changed or
+    deleted ``obj``, whose attributes were ``before``. While CONFIGEV is ENABLED an MQSET is
+    Change Object (EventOrigin MQEVO_MQSET), an MQCLOSE that deleted a permanent dynamic
+    queue Delete Object (MQEVO_OTHER: IBM's list for it has no MQI origin); a temporary
+    dynamic queue raises none. Never raises into the call."""
+    eng = proc.engine
+    if not _on(eng.catalog.qmgr, "CONFIGEV") or obj.name == events.CONFIG_EVENT_QUEUE:
+        return
+    if call == "MQCLOSE":  # the queue is gone: it was empty and closed
+        gone = ObjectDef(obj.objtype, obj.name,
+                         {**before, "CURDEPTH": 0, "IPPROCS": 0, "OPPROCS": 0}, obj.qid)
+        attributes = _attributes(proc, gone)
+        if attributes is not None:
+            with eng.lock:
+                correl = eng.new_msgid()
+            put(eng, events.CONFIG_EVENT_QUEUE, events.delete_object(
+                _caller_origin(eng, conn, CMQCFC.MQEVO_OTHER), CONFIG_OBJECTS[obj.objtype],
+                attributes), correl)
+        return
+    was = _attributes(proc, ObjectDef(obj.objtype, obj.name, before, obj.qid))
+    now = _attributes(proc, obj)
+    if was is None or now is None:
+        return
+    with eng.lock:
+        correl = eng.new_msgid()
+    for msg in events.change_object(_caller_origin(eng, conn, CMQCFC.MQEVO_MQSET),
+                                    CONFIG_OBJECTS[obj.objtype], was, now):
+        put(eng, events.CONFIG_EVENT_QUEUE, msg, correl)
 
 
 # ------------------------------------------------------------------ command events

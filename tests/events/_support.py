@@ -33,17 +33,26 @@ def read_events(qm: mqpy.QueueManager, queue: str = QMGR_EVENTS
         q.close()
 
 
-def params(msg: pcf.PCFMessage) -> list[tuple[int, object]]:
-    """The event's parameters in their order: (parameter id, value blank-trimmed)."""
-    out = []
-    for p in msg.params:
-        value = getattr(p, "Value", None)
-        if value is None and hasattr(p, "Strings"):
-            value = [s.rstrip(b" ").decode("latin-1") for s in p.Strings]
-        elif value is None:
-            value = p.String.rstrip(b" ").decode("latin-1")
-        out.append((p.Parameter, value))
-    return out
+def params(msg: pcf.PCFMessage | pcf.CFGR) -> list[tuple[int, object]]:
+    """The event's (or a group's) parameters in their order: (parameter id, value), a
+    string blank-trimmed, a byte string (MQCFBS) as its bytes, an integer list (MQCFIL) as a
+    list, a group (MQCFGR) as the list of its members' pairs."""
+    members = msg.Parameters if isinstance(msg, pcf.CFGR) else msg.params
+    return [(p.Parameter, _value(p)) for p in members]
+
+
+def _value(p: pcf.Parameter) -> object:
+    if isinstance(p, pcf.CFGR):
+        return params(p)
+    if isinstance(p, pcf.CFBS):
+        return bytes(p.String)
+    if isinstance(p, pcf.CFSL):
+        return [s.rstrip(b" ").decode("latin-1") for s in p.Strings]
+    if isinstance(p, (pcf.CFIL, pcf.CFIL64)):
+        return list(p.Values)
+    if isinstance(p, pcf.CFST):
+        return p.String.rstrip(b" ").decode("latin-1")
+    return p.Value
 
 
 def put(qm, qname: str, n: int) -> None:
