@@ -410,6 +410,7 @@ def start_command_server(qmgr_name: str, data_path: str | None = None) -> Comman
         engine = inprocess.running(qmgr_name, data_path)
         if engine is None:
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
+        adminevents.install(MQSCProcessor(engine))  # MQSET's and MQCLOSE's CONFIGEV events
         qm = attach(engine)  # the queue manager's own: not in an application's trace
         server = CommandServer(qm, lambda: MQSCProcessor(engine))
         stop = threading.Event()

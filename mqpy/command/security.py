@@ -271,7 +271,7 @@ def inquire_chlauth(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
         raise Refused(CMQCFC.MQRCCF_WRONG_CHLAUTH_MATCH)
     match = _MATCHES.get(msg.get(CMQCFC.MQIACH_MATCH, CMQCFC.MQMATCH_GENERIC))
     kind = msg.get(CMQCFC.MQIACF_CHLAUTH_TYPE, CMQCFC.MQCAUT_ALL)
-    word = "ALL" if kind == CMQCFC.MQCAUT_ALL else pcfmap.CHLAUTH[1].words.get(kind)  # type: ignore[union-attr]
+    word = "ALL" if kind == CMQCFC.MQCAUT_ALL else {v: k for k, v in pcfmap.CHLAUTH[1].words.items()}.get(kind)  # type: ignore[union-attr]
     if match is None or word is None:
         raise Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
     try:

@@ -131,9 +131,6 @@ def test_clear_qlocal_is_a_get_for_the_service_interval(cfg, monkeypatch):
     assert got == [CMQC.MQRC_Q_SERVICE_INTERVAL_OK]
 
 
-@pytest.mark.xfail(strict=True, reason="nothing in the queue manager's start installs the MQSC "
-                   "layer's hook yet: mqpy/cmdserver.py's start_command_server (another "
-                   "owner's) is to call adminevents.install(MQSCProcessor(engine))")
 def test_the_command_server_start_gives_the_engine_its_mqi_configuration_events(qmgr):
     """Given a queue manager whose engine has no object_changed hook, when its command
     server starts (strmqm starts it), then the hook is installed: MQSET and MQCLOSE are

@@ -154,10 +154,6 @@ def test_refresh_qmgr_refreshes_authority_and_channel_authentication_records(cfg
                    (CMQC.MQRC_CONFIG_REFRESH_OBJECT, CMQC.MQOT_CHLAUTH, "SEC.RCHL")]
 
 
-@pytest.mark.xfail(strict=True, reason="Inquire Channel Authentication Records looks a Type up "
-                   "in the word -> number map (pcfmap.CHLAUTH[1].words) by its number: every "
-                   "Type but MQCAUT_ALL is refused MQRCCF_PARM_VALUE_ERROR (command/security.py, "
-                   "outside this work's part of it)")
 def test_inquire_chlauth_with_a_type_answers_the_records_of_that_type(cfg):
     """Given a BLOCKUSER record, when Inquire Channel Authentication Records names its
     profile and Type MQCAUT_BLOCKUSER, then it answers the record (not a refusal)."""

@@ -41,8 +41,8 @@ def test_given_an_event_on_the_qmgr_event_queue_when_amqsevt_runs_then_it_format
     out = capsys.readouterr().out
     assert "**** Message #1 (" in out and "on Queue SYSTEM.ADMIN.QMGR.EVENT ****" in out
     assert "Event Type                       : Queue Mgr Event [44]" in out
-    assert "Reason                           : MQRC_UNKNOWN_OBJECT_NAME [2085]" in out
-    assert "  Q_NAME                         : NO.SUCH" in out
+    assert "Reason                           : Unknown Object Name [2085]" in out
+    assert "  Queue Name                     : NO.SUCH" in out
     assert mqpy.Queue(qm, "SYSTEM.ADMIN.QMGR.EVENT", CMQC.MQOO_INQUIRE).inquire(
         CMQC.MQIA_CURRENT_Q_DEPTH) == 0  # read, not browsed
 
@@ -52,15 +52,15 @@ def test_given_an_event_when_amqsevt_browses_as_json_then_it_stays_on_the_queue(
     assert amqsevt.main(["-m", "EVTQM", "-q", "SYSTEM.ADMIN.QMGR.EVENT", "-w", "1", "-b",
                          "-o", "json"]) == 0
     record = json.loads(capsys.readouterr().out.splitlines()[0])
-    assert record["eventReason"] == {"name": "MQRC_UNKNOWN_OBJECT_NAME", "value": 2085}
-    assert record["eventData"]["Q_NAME"] == "NO.SUCH"
+    assert record["eventReason"] == {"name": "Unknown Object Name", "value": 2085}
+    assert record["eventData"]["queueName"] == "NO.SUCH"
     assert mqpy.Queue(qm, "SYSTEM.ADMIN.QMGR.EVENT", CMQC.MQOO_INQUIRE).inquire(
         CMQC.MQIA_CURRENT_Q_DEPTH) == 1
 
 
 def test_given_an_unknown_event_queue_when_amqsevt_opens_it_then_it_prints_2085(qm, capsys):
     amqsevt.main(["-m", "EVTQM", "-q", "NO.SUCH", "-w", "1"])
-    assert "MQOPEN of NO.SUCH ended with reason code 2085" in capsys.readouterr().out
+    assert "MQOPEN of 'NO.SUCH' ended with reason code MQRC_UNKNOWN_OBJECT_NAME [2085]" in capsys.readouterr().out
 
 
 def test_given_a_queue_when_amqsblst_writes_and_reads_then_it_prints_both_rates(qm, capsys):
