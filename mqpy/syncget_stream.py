@@ -32,7 +32,7 @@ from mqpy.fap.tsh import TSH_LENGTH, ControlFlags1, SegmentType
 from mqpy.structs.tables import GMO, MD
 from mqpy.syncput_stream import ok_reply
 
-__all__ = ["KeptGet", "get_from_bytes", "kept_reply_body", "selecting", "serve"]
+__all__ = ["KeptGet", "get_from_bytes", "kept_reply_body", "selecting", "serve", "waits"]
 
 _MQGET = SegmentType.MQGET
 _REPLY = mqiflows.reply_type(_MQGET)
@@ -231,6 +231,13 @@ def selecting(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, _Op
         if interval < 0 and interval != CMQC.MQWI_UNLIMITED:
             return None  # (2005: the general path's)
     return end, hobj, gmo, _Options(version, options, match, ids)
+
+
+def waits(data: bytes, start: int) -> bool:
+    """Whether the MQGET of the common form at ``start`` of ``data`` (one :func:`serve`
+    served) has MQGMO_WAIT: a get that is waited for, whose reply goes at once."""
+    return bool(_LONG.unpack_from(data, start + _BODY_AT + _MD_V2 + _OPTIONS_AT)[0]
+                & CMQC.MQGMO_WAIT)
 
 
 def _returned(gmo: bytes, d: dict[str, Any]) -> bytes:
