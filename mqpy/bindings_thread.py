@@ -160,12 +160,6 @@ def _serve_spell(session: Any) -> object:
                         return pipelined.hand_back(reader, received, rest)
                 decoded = None if pipelined.from_bytes(session, replies) \
                     else pipelined.take(reader, _untraced(session)) or _TO_READER
-                if pipelined.waited:  # a waiting get served: its reply goes at once
-                    pipelined.waited = False
-                    rest = replies.flush()
-                    if rest is not None:
-                        return pipelined.hand_back(reader, received, rest)
-                    continue
                 if decoded is _TO_READER:  # the rest, from a request the reader must judge
                     try:
                         received.extend(pipelined.to_reader(reader))
@@ -309,7 +303,7 @@ class _Pipelined:
     the rest goes to the reader (:meth:`to_reader`)."""
 
     __slots__ = ("async_reply", "bare", "clean", "data", "kept_async", "kept_get", "kept_put",
-                 "offset", "waited")
+                 "offset")
 
     def __init__(self, kept: tuple[syncput_stream.KeptPut, syncget_stream.KeptGet, dict,
                                    asyncput_stream.KeptRequest]
@@ -318,7 +312,6 @@ class _Pipelined:
         self.offset = 0
         self.clean = False  # the segment reader holds nothing of what came before ``data``
         self.async_reply = b""  # the reply of every asynchronous put, made once
-        self.waited = False  # the request served from bytes last was a waiting get
         # how the last sync put and get were read; replies without a body (:func:`_serve`);
         # how the last asynchronous put was read
         self.kept_put, self.kept_get, self.bare, self.kept_async = kept
@@ -336,7 +329,6 @@ class _Pipelined:
         try:
             if kind == _GET:
                 served = syncget_stream.serve(session, data, start, self.kept_get)
-                self.waited = served is not None and syncget_stream.waits(data, start)
             else:
                 kept_put = self.kept_put
                 matched = kept_put is not None and kept_put.matches(data, start)

@@ -3,18 +3,19 @@ from the bytes read when its message is there.
 
 The busy thread (``mqpy.bindings_thread``) takes each MQGET of the common form (one whole
 little-endian segment: an MQMD version 2, an MQGMO that mqpy knows, BufferLength, lengths
-that add up) that does not wait, or that selects its message by MsgId or CorrelId (a
-requester's get of its reply, which may wait): ``engine.packed.get`` gets the next message,
-or the one message carrying the ids asked for, with its MQMD packed as the general path
-fills the caller's, and :func:`serve` frames the reply from bytes: that MQMD, the request's
-MQGMO with ResolvedQName and ReturnedLength written in, the length and the message.
-Anything else -- another MQMD version, a wait without a selection, a message the engine's
-fast path leaves to the general one (none there, an id several messages carry, truncation,
-a COD report, properties ...), a handle not open for input, a call traced -- goes the
-general way, which gives what this gives (and waits): tests/performance_paths/
-test_bindings_sync_get.py and the differential tests of tests/robustness hold the two alike.
+that add up) that does not wait: ``engine.packed.get`` gets the next message, or the one
+message carrying the MsgId and/or CorrelId asked for, with its MQMD packed as the general
+path fills the caller's, and :func:`serve` frames the reply from bytes: that MQMD, the
+request's MQGMO with ResolvedQName and ReturnedLength written in, the length and the
+message. The client host's poller (``mqpy_chinit.svrconn_packed``) also serves from its
+bytes a get that selects its message by id and may wait (a requester's get of its reply)
+when the message is there; the busy thread leaves every waiting get to its waiting path.
+Anything else -- another MQMD version, a message the engine's fast path leaves to the
+general one (none there, an id several messages carry, truncation, a COD report,
+properties ...), a handle not open for input, a call traced -- goes the general way, which
+gives what this gives (and waits): tests/performance_paths/test_bindings_sync_get.py and
+the differential tests of tests/robustness hold the two alike.
 """
-
 from __future__ import annotations
 
 import struct
@@ -96,6 +97,8 @@ def serve(session: Any, data: bytes, start: int, kept: KeptGet | None = None
     else (the general path's). ``kept``: the session's :class:`KeptGet`, read and
     updated."""
     limit = session.reader.max_transmission_size
+    if waits(data, start):
+        return None  # (the busy thread's wait: served from bytes, it measured no better)
     if kept is None:
         got = get_from_bytes(session.conn, data, start, limit)
         if got is None:
@@ -234,10 +237,10 @@ def selecting(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, _Op
 
 
 def waits(data: bytes, start: int) -> bool:
-    """Whether the MQGET of the common form at ``start`` of ``data`` (one :func:`serve`
-    served) has MQGMO_WAIT: a get that is waited for, whose reply goes at once."""
-    return bool(_LONG.unpack_from(data, start + _BODY_AT + _MD_V2 + _OPTIONS_AT)[0]
-                & CMQC.MQGMO_WAIT)
+    """Whether the MQGET at ``start`` of ``data``, if of the common form, has MQGMO_WAIT
+    (False for one too short to say)."""
+    at = start + _BODY_AT + _MD_V2 + _OPTIONS_AT
+    return len(data) >= at + 4 and bool(_LONG.unpack_from(data, at)[0] & CMQC.MQGMO_WAIT)
 
 
 def _returned(gmo: bytes, d: dict[str, Any]) -> bytes:
