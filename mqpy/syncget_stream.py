@@ -1,18 +1,21 @@
-"""The queue manager's side of an MQGET over a bindings socket that does not wait, served and
-answered straight from the bytes read.
+"""The queue manager's side of an MQGET over a bindings socket, served and answered straight
+from the bytes read when its message is there.
 
 The busy thread (``mqpy.bindings_thread``) takes each MQGET of the common form (one whole
 little-endian segment: an MQMD version 2, an MQGMO that mqpy knows, BufferLength, lengths
-that add up) that selects no message by MsgId or CorrelId and does not wait:
-``engine.packed.get`` gets the next message with its MQMD packed as the general path fills
-the caller's, and :func:`serve` frames the reply from bytes: that MQMD, the request's MQGMO
-with ResolvedQName and ReturnedLength written in, the length and the message. Anything else
--- another MQMD version, a selection, a message the engine's fast path leaves to the general
-one (none there, truncation, a COD report, properties ...), a handle not open for input, a
-call traced -- goes the general way, which gives what this gives
-(tests/performance_paths/test_bindings_sync_get.py holds the two alike).
+that add up) that does not wait: ``engine.packed.get`` gets the next message, or the one
+message carrying the MsgId and/or CorrelId asked for, with its MQMD packed as the general
+path fills the caller's, and :func:`serve` frames the reply from bytes: that MQMD, the
+request's MQGMO with ResolvedQName and ReturnedLength written in, the length and the
+message. The client host's poller (``mqpy_chinit.svrconn_packed``) also serves from its
+bytes a get that selects its message by id and may wait (a requester's get of its reply)
+when the message is there; the busy thread leaves every waiting get to its waiting path.
+Anything else -- another MQMD version, a message the engine's fast path leaves to the
+general one (none there, an id several messages carry, truncation, a COD report,
+properties ...), a handle not open for input, a call traced -- goes the general way, which
+gives what this gives (and waits): tests/performance_paths/test_bindings_sync_get.py and
+the differential tests of tests/robustness hold the two alike.
 """
-
 from __future__ import annotations
 
 import struct
@@ -30,7 +33,7 @@ from mqpy.fap.tsh import TSH_LENGTH, ControlFlags1, SegmentType
 from mqpy.structs.tables import GMO, MD
 from mqpy.syncput_stream import ok_reply
 
-__all__ = ["KeptGet", "get_from_bytes", "kept_reply_body", "selecting", "serve"]
+__all__ = ["KeptGet", "get_from_bytes", "kept_reply_body", "selecting", "serve", "waits"]
 
 _MQGET = SegmentType.MQGET
 _REPLY = mqiflows.reply_type(_MQGET)
@@ -43,6 +46,7 @@ _MD_V2 = mqiflows.MD_SIZES[1][CMQC.MQMD_VERSION_2]
 _GMO_SIZES = mqiflows.GMO_SIZES
 _OFFSETS = GMO._layout_.offsets
 _OPTIONS_AT, _MATCH_AT = _OFFSETS["Options"], _OFFSETS["MatchOptions"]
+_WAIT_AT = _OFFSETS["WaitInterval"]
 _RESOLVED_AT, _RETURNED_AT = _OFFSETS["ResolvedQName"], _OFFSETS["ReturnedLength"]
 _GROUP_STATUS_AT = _OFFSETS["GroupStatus"]  # SegmentStatus and Segmentation follow
 assert _OFFSETS["SegmentStatus"] == _GROUP_STATUS_AT + 1
@@ -58,10 +62,12 @@ _HEADERS = TSH_LENGTH + API_HEADER_LENGTH
 
 class _Options:
     """What ``engine.packed.get`` reads of an MQGMO (Version, Options, MatchOptions) and
-    writes in it (ResolvedQName, ReturnedLength), without an MQGMO object."""
+    writes in it (ResolvedQName, ReturnedLength), without an MQGMO object; ``ids``, the
+    request's MQMD's MsgId and CorrelId when MatchOptions select by them (else b"")."""
 
-    def __init__(self, version: int, options: int, match: int) -> None:
+    def __init__(self, version: int, options: int, match: int, ids: bytes = b"") -> None:
         self.Version, self.Options, self.MatchOptions = version, options, match
+        self.ids = ids
 
 
 class KeptGet:
@@ -91,6 +97,8 @@ def serve(session: Any, data: bytes, start: int, kept: KeptGet | None = None
     else (the general path's). ``kept``: the session's :class:`KeptGet`, read and
     updated."""
     limit = session.reader.max_transmission_size
+    if waits(data, start):
+        return None  # (the busy thread's wait: served from bytes, it measured no better)
     if kept is None:
         got = get_from_bytes(session.conn, data, start, limit)
         if got is None:
@@ -158,7 +166,7 @@ def kept_reply_body(conn: Any, hobj: int, fields: Any, max_length: int | None, g
     ``max_length`` bytes), the MQGMOs returned for it kept in ``returned``; None, nothing
     done, for one the general path makes; MQMIError raised when the log force failed. The
     bindings busy thread's and the client host's (``mqpy_chinit.svrconn_packed``)."""
-    got = packed.get(conn, hobj, fields, max_length, _MD_V2)
+    got = packed.get(conn, hobj, fields, max_length, _MD_V2, fields.ids)
     if got is packed.GENERAL:
         return None
     md, message = got  # type: ignore[misc]
@@ -192,7 +200,7 @@ def get_from_bytes(conn: Any, data: bytes, start: int, limit: int,
     end, hobj, gmo, fields = found
     try:
         got = packed.get(conn, hobj, fields, max_length(_LONG.unpack_from(data, end - 4)[0]),
-                         _MD_V2)
+                         _MD_V2, fields.ids)
     except MQMIError as e:
         return end, e
     if got is packed.GENERAL:
@@ -204,8 +212,10 @@ def get_from_bytes(conn: Any, data: bytes, start: int, limit: int,
 
 def selecting(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, _Options] | None:
     """(its end, Hobj, its MQGMO's bytes, what ``engine.packed.get`` reads of them) of the
-    MQGET of the common form at ``start`` of ``data`` (:func:`_request`) that selects no
-    message by MsgId or CorrelId; None for anything else."""
+    MQGET of the common form at ``start`` of ``data`` (:func:`_request`): one that does not
+    wait, or one that selects a message by MsgId or CorrelId and may wait (a requester's
+    get of its reply: served here when its message is there, else the general path's, which
+    waits); None for anything else."""
     found = _request(data, start, limit)
     if found is None:
         return None
@@ -214,9 +224,23 @@ def selecting(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, _Op
     version = _LONG.unpack_from(gmo, 4)[0]
     match = _LONG.unpack_from(gmo, _MATCH_AT)[0] if version >= 2 else _MATCH_IDS
     ids_at = start + _BODY_AT + _MSGID_AT
-    if match & _MATCH_IDS and data[ids_at:ids_at + 48] != _NONE48:
-        return None  # a selection, perhaps: the general path's
-    return end, hobj, gmo, _Options(version, options, match)
+    ids = data[ids_at:ids_at + 48] if match & _MATCH_IDS else _NONE48
+    if ids == _NONE48:
+        if options & CMQC.MQGMO_WAIT:
+            return None  # (the loop's, or the busy thread's wait)
+        return end, hobj, gmo, _Options(version, options, match)
+    if options & CMQC.MQGMO_WAIT:
+        interval = _LONG.unpack_from(gmo, _WAIT_AT)[0]
+        if interval < 0 and interval != CMQC.MQWI_UNLIMITED:
+            return None  # (2005: the general path's)
+    return end, hobj, gmo, _Options(version, options, match, ids)
+
+
+def waits(data: bytes, start: int) -> bool:
+    """Whether the MQGET at ``start`` of ``data``, if of the common form, has MQGMO_WAIT
+    (False for one too short to say)."""
+    at = start + _BODY_AT + _MD_V2 + _OPTIONS_AT
+    return len(data) >= at + 4 and bool(_LONG.unpack_from(data, at)[0] & CMQC.MQGMO_WAIT)
 
 
 def _returned(gmo: bytes, d: dict[str, Any]) -> bytes:
@@ -236,7 +260,7 @@ def _returned(gmo: bytes, d: dict[str, Any]) -> bytes:
 
 def _request(data: bytes, start: int, limit: int) -> tuple[int, int, int, int, int] | None:
     """(its end, Hobj, where its MQGMO starts, the MQGMO's length, its Options) of the
-    MQGET of the common form, with an MQMD version 2, that does not wait, starting at
+    MQGET of the common form, with an MQMD version 2, starting at
     ``start`` of ``data``, a segment of at most ``limit`` bytes; None for anything else."""
     end = whole_request(data, start, limit, _SEGMENT)
     if end is None:
@@ -249,6 +273,4 @@ def _request(data: bytes, start: int, limit: int) -> tuple[int, int, int, int, i
     if not gmo_size or gmo_at + gmo_size + 4 != end:
         return None
     options = _LONG.unpack_from(data, gmo_at + _OPTIONS_AT)[0]
-    if options & CMQC.MQGMO_WAIT:
-        return None  # (the loop's, which holds no thread for it)
     return end, _LONG.unpack_from(data, start + _HOBJ_AT)[0], gmo_at, gmo_size, options

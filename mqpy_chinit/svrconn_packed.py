@@ -255,9 +255,9 @@ def _get(instance: Any, conn: Any, data: bytes, pos: int, end: int, kept: Kept
          ) -> tuple[tuple[bytes, ...], int, int] | None:
     """((the reply's MQMD, MQGMO, DataLength, the message's length, the message), its
     length, their bytes) of the MQGET at ``pos`` of ``data`` (ending at ``end``; as a
-    bindings request: an MQMD version 2, no selection by MsgId or CorrelId, no wait) with
-    the message got, at most the channel's MAXMSGL; None, nothing done, for anything
-    else."""
+    bindings request: an MQMD version 2; no wait, or a selection by MsgId or CorrelId whose
+    message is there: ``syncget_stream.selecting``) with the message got, at most the
+    channel's MAXMSGL; None, nothing done, for anything else."""
     if not (data.startswith(kept.get_front, pos)
             and data.startswith(kept.get_head, pos + _IDS * 2)):
         if not _read_get(instance, data, pos, end, kept):

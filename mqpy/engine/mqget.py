@@ -509,13 +509,13 @@ class GetCalls(GroupGetCalls):
             h.browse_entry = None
 
     def _get_fast(self, h: Handle, md: MD | None, gmo: GMO | None, max_length: int | None,
-                  packed: bool = False, md_length_wanted: int = 0
+                  packed: bool = False, md_length_wanted: int = 0, ids: bytes = b""
                   ) -> tuple[int | None, object] | object:
         """MQGET's usual cases, as :meth:`_get_once` does them: a destructive get of the
         first message in delivery order (past those got under syncpoint at the head, as
         :meth:`_get_general` goes past them: a batch in progress), or of the one message
-        carrying the MsgId asked for (no CorrelId; the live index alone, no cold message),
-        without browse or cursor; a live message, available and unexpired, that fits the
+        carrying the MsgId and/or CorrelId asked for (the live indexes alone: no cold
+        message, no id that several carry), without browse or cursor; a live message, available and unexpired, that fits the
         buffer and asks for no COD report, on a handle that saves no context. Returns (LSN
         to force or None, the message), NO_MESSAGE when the queue holds no message a get
         could have (none, or all got under syncpoint: the caller answers 2033), or GENERAL,
@@ -523,7 +523,9 @@ class GetCalls(GroupGetCalls):
 
         ``packed`` (``engine.packed``; ``md`` None): the message comes back as (its MQMD
         packed little-endian, as :meth:`_fill_md` would fill one, its data);
-        ``md_length_wanted``: GENERAL unless the stored MQMD is of that length."""
+        ``md_length_wanted``: GENERAL unless the stored MQMD is of that length; ``ids``
+        (``md`` None): the request's MsgId and CorrelId, 48 bytes, selecting as MatchOptions
+        say (b"": none)."""
         # the options, the queue: one guard sends whatever the general path checks to it
         if gmo is None:
             opts = 0
@@ -541,27 +543,46 @@ class GetCalls(GroupGetCalls):
             # nothing but messages got under syncpoint (a sending MCA's batch has them all),
             # or nothing at all: no get can have any, whatever it selects (2005 comes first)
             return GENERAL if max_length is not None and max_length < 0 else NO_MESSAGE
-        # message selection: by MsgId alone, or none (the head of the queue)
-        msgid = None
+        # message selection: by MsgId, by CorrelId, by both, or none (the head of the queue)
+        msgid = correlid = None
         if md is not None:
             d = md.__dict__
-            if d["CorrelId"] not in _NO_ID and match & _MO_MATCH_CORREL_ID:
-                return GENERAL
             if d["MsgId"] not in _NO_ID and match & _MO_MATCH_MSG_ID:
                 # (one of zeros, shorter than 24 bytes, is found in no index: the general
                 # path takes it for no selection)
                 msgid = _id24(d["MsgId"])
+                if msgid == _NONE24:
+                    return GENERAL
+            if d["CorrelId"] not in _NO_ID and match & _MO_MATCH_CORREL_ID:
+                correlid = _id24(d["CorrelId"])
+                if correlid == _NONE24:
+                    return GENERAL
+        elif ids:  # a packed request's MsgId and CorrelId (engine.packed.get)
+            if match & _MO_MATCH_MSG_ID and ids[:24] != _NONE24:
+                msgid = ids[:24]
+            if match & _MO_MATCH_CORREL_ID and ids[24:] != _NONE24:
+                correlid = ids[24:]
         by_priority = f.by_priority
-        if msgid is None:  # the usual get: the head of the queue, or the first past those got
+        if msgid is None and correlid is None:
+            # the usual get: the head of the queue, or the first past those got
             entry = mq.head(by_priority)
             if entry is None or entry.state != AVAILABLE:
                 entry = mq.first_past_got(entry, by_priority)  # (available, or None)
             if entry is None or entry.seq not in mq.live:
                 return GENERAL
-        else:  # the one live message with this MsgId, none cold
-            entry = mq.live_msgid.get(msgid)
-            if type(entry) is not Entry or mq.by_msgid._used or entry.state != AVAILABLE:
-                return GENERAL
+        else:  # the one live message with this MsgId (or CorrelId), none cold
+            if msgid is not None:
+                entry = mq.live_msgid.get(msgid)
+                cold = mq.by_msgid._used
+            else:
+                entry = mq.live_correlid.get(correlid)
+                cold = mq.by_correlid._used
+            if entry is None and not cold:  # none carries it: the general path finds none
+                return GENERAL if max_length is not None and max_length < 0 else NO_MESSAGE
+            if type(entry) is not Entry or cold or entry.state != AVAILABLE \
+                    or (msgid is not None and correlid is not None
+                        and entry.correlid != correlid):
+                return GENERAL  # (several: their order is the general path's)
         now = time.time()
         record = entry.record
         if 0 < entry.expiry_at <= now or type(record) is not bytes:
@@ -590,7 +611,8 @@ class GetCalls(GroupGetCalls):
         entry.report = report
         eng.data.stats.body_hits += 1  # (DataManager.read_record, from memory)
         if entry.persistent or opts & _GMO_SYNC_ANY:
-            lsn = self._remove_locked(mq, entry, opts, now, by_priority if msgid is None else None)
+            lsn = self._remove_locked(mq, entry, opts, now, None if msgid or correlid
+                                      else by_priority)
         else:  # (_remove_locked's last case)
             lsn = None
             mq.last_get = now

@@ -167,21 +167,24 @@ def put_sync(conn: Any, hobj: int, md: bytes, pmo: bytes, data: bytes
     return reply_md, reply_pmo
 
 
-def get(conn: Any, hobj: int, gmo: Any, max_length: int | None, md_length: int = 0
-        ) -> tuple[bytes, bytes] | object:
-    """MQGET, destructive, of the next message in delivery order (no MsgId or CorrelId
-    asked for) with the MQGMO object ``gmo`` (its ResolvedQName and ReturnedLength filled
-    in as ``Connection.get`` fills them): the message's MQMD packed little-endian, as
-    ``Connection.get`` would fill the caller's, and its data; or GENERAL, nothing done, for
-    anything but the usual get of a whole live message (none there included: the usual
-    path answers 2033 and registers a waiter). ``md_length``: GENERAL too unless the
-    message's MQMD is of that length (the caller's MQMD's version)."""
+def get(conn: Any, hobj: int, gmo: Any, max_length: int | None, md_length: int = 0,
+        ids: bytes = b"") -> tuple[bytes, bytes] | object:
+    """MQGET, destructive, of the next message in delivery order, or of the one carrying
+    the MsgId and/or CorrelId asked for (``ids``: the caller's MQMD's MsgId and CorrelId,
+    48 bytes, read as the MQGMO's MatchOptions say; b"": none asked for), with the MQGMO
+    object ``gmo`` (its ResolvedQName and ReturnedLength filled in as ``Connection.get``
+    fills them): the message's MQMD packed little-endian, as ``Connection.get`` would fill
+    the caller's, and its data; or GENERAL, nothing done, for anything but the usual get of
+    a whole live message (none there included: the usual path answers 2033 and registers a
+    waiter; an id several messages carry: the usual path orders them). ``md_length``:
+    GENERAL too unless the message's MQMD is of that length (the caller's MQMD's
+    version)."""
     eng = conn.engine
     with eng.lock:
         h = conn.handles.get(hobj)
         if h is None or h.deleted or conn.broken or eng.stopped or not conn.connected:
             return GENERAL
-        done = conn._get_fast(h, None, gmo, max_length, True, md_length)
+        done = conn._get_fast(h, None, gmo, max_length, True, md_length, ids)
     if done is GENERAL or done is fastpath.NO_MESSAGE:
         return GENERAL
     lsn, got = done  # type: ignore[misc]

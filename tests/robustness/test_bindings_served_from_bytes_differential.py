@@ -78,7 +78,37 @@ def _gets() -> list:
             ("IN", mqpy.MD(), gmo(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
                                   WaitInterval=1, Version=2), _WHOLE),
             ("IN", mqpy.MD(), gmo(Options=CMQC.MQGMO_WAIT, WaitInterval=-5), _WHOLE),  # 2090
-            ("BROWSE", mqpy.MD(), gmo(Options=CMQC.MQGMO_BROWSE_NEXT), _WHOLE)]
+            ("BROWSE", mqpy.MD(), gmo(Options=CMQC.MQGMO_BROWSE_NEXT), _WHOLE),
+            *_gets_by_ids()]
+
+
+#: the CorrelIds of :func:`_filled`'s messages: the first's its own, the others' one shared
+_ONE, _SHARED = b"CORREL ONE".ljust(24, b"."), b"SHARED"
+
+
+def _gets_by_ids() -> list:
+    """(handle, MQMD, MQGMO, BufferLength) of gets by CorrelId and MsgId (a requester's of
+    its reply), waiting or not: one carried by one message, one that two carry (their order:
+    the general path's), none carries; both ids; MatchOptions mixed; a buffer too small."""
+    gmo = mqpy.GMO
+    by_correl = {"Version": 2, "MatchOptions": CMQC.MQMO_MATCH_CORREL_ID}
+    wait = CMQC.MQGMO_WAIT
+    return [("IN", mqpy.MD(CorrelId=_ONE), gmo(**by_correl), _WHOLE),
+            ("IN", mqpy.MD(CorrelId=_ONE), gmo(Options=wait, WaitInterval=0, **by_correl),
+             _WHOLE),
+            ("IN", mqpy.MD(CorrelId=_SHARED), gmo(Options=wait | CMQC.MQGMO_SYNCPOINT,
+                                                  WaitInterval=1, **by_correl), _WHOLE),
+            ("IN", mqpy.MD(CorrelId=b"NONE CARRIES IT"),
+             gmo(Options=wait, WaitInterval=0, **by_correl), _WHOLE),
+            ("IN", mqpy.MD(CorrelId=_ONE), gmo(Options=wait, WaitInterval=-5, **by_correl),
+             _WHOLE),  # 2090
+            ("IN", _md(100, CorrelId=_ONE), gmo(), _WHOLE),  # (MQGMO version 1: both ids)
+            ("IN", _md(101, CorrelId=_ONE), gmo(Options=wait, WaitInterval=0), _WHOLE),
+            ("IN", _md(101), gmo(Version=2, MatchOptions=CMQC.MQMO_MATCH_MSG_ID), _WHOLE),
+            ("IN", mqpy.MD(CorrelId=_ONE), gmo(Version=2, MatchOptions=CMQC.MQMO_MATCH_CORREL_ID
+                                               | CMQC.MQMO_MATCH_GROUP_ID), _WHOLE),
+            ("IN", mqpy.MD(CorrelId=_ONE), gmo(Version=2, MatchOptions=CMQC.MQMO_NONE), _WHOLE),
+            ("IN", mqpy.MD(CorrelId=_ONE), gmo(**by_correl), 2)]
 
 
 def _request(kind: int, h: dict[str, int]) -> tuple[bytes, str]:
@@ -129,9 +159,11 @@ def _engine(root: str) -> tuple[QueueManagerEngine, object, dict[str, int]]:
 
 
 def _filled(conn, h: dict[str, int]) -> None:
-    """Three messages on Q, FULL full."""
+    """Three messages on Q (the first with a CorrelId of its own, the others sharing one, the
+    third of a higher priority), FULL full."""
     for i, data in enumerate((b"first", b"second message", b"third" * 20)):
-        conn.put(h["Q"], _md(100 + i), mqpy.PMO(), data)
+        conn.put(h["Q"], _md(100 + i, CorrelId=_SHARED if i else _ONE, Priority=5 if i == 2
+                             else CMQC.MQPRI_PRIORITY_AS_Q_DEF), mqpy.PMO(), data)
     conn.put(h["FULL"], mqpy.MD(), mqpy.PMO(), b"fills FULL")
 
 

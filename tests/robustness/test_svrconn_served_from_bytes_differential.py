@@ -26,6 +26,7 @@ from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap import mqiflows
 from mqpy.fap.tsh import SegmentType
 from mqpy_chinit import svrconn_packed
+from mqpy_chinit.svrconn_inline import CallsServedAtOnce
 from tests.performance_paths.test_async_put_stream import _md, _plain
 from tests.performance_paths.test_client_packed_serving import _Instance, _request, _served
 from tests.support.differential import EnginePair, fixed_clock, pair_fixture, untraced
@@ -54,7 +55,37 @@ def _calls() -> list:
             (_T.MQGET, [mqpy.MD(), gmo(Version=4), 3], "IN"),
             (_T.MQGET, [mqpy.MD(), gmo(Options=CMQC.MQGMO_ACCEPT_TRUNCATED_MSG, Version=2), 4],
              "IN"),
-            (_T.MQGET, [mqpy.MD(), gmo(Options=CMQC.MQGMO_BROWSE_NEXT), _WHOLE], "BROWSE")]
+            (_T.MQGET, [mqpy.MD(), gmo(Options=CMQC.MQGMO_BROWSE_NEXT), _WHOLE], "BROWSE"),
+            *_gets_by_ids()]
+
+
+#: the CorrelIds of :func:`_run`'s messages: the first's its own, the others' one shared
+_ONE, _SHARED = b"CORREL ONE".ljust(24, b"."), b"SHARED"
+
+
+def _gets_by_ids() -> list:
+    """(verb, values, handle) of a client's gets by CorrelId and MsgId (a requester's of its
+    reply), waiting or not: one carried by one message, one that two carry, none carries;
+    both ids; MatchOptions mixed; a buffer too small; a message beyond the channel's
+    MAXMSGL."""
+    gmo = mqpy.GMO
+    by_correl = {"Version": 2, "MatchOptions": CMQC.MQMO_MATCH_CORREL_ID}
+    wait = CMQC.MQGMO_WAIT
+    return [(_T.MQGET, [mqpy.MD(CorrelId=_ONE), gmo(**by_correl), _WHOLE], "IN"),
+            (_T.MQGET, [mqpy.MD(CorrelId=_ONE), gmo(Options=wait, WaitInterval=0, **by_correl),
+                        _WHOLE], "IN"),
+            (_T.MQGET, [mqpy.MD(CorrelId=_SHARED), gmo(Options=wait | CMQC.MQGMO_SYNCPOINT,
+                                                       WaitInterval=1, **by_correl), _WHOLE],
+             "IN"),
+            (_T.MQGET, [mqpy.MD(CorrelId=b"NONE CARRIES IT"), gmo(**by_correl), _WHOLE], "IN"),
+            (_T.MQGET, [mqpy.MD(CorrelId=_ONE), gmo(Options=wait, WaitInterval=-5,
+                                                    **by_correl), _WHOLE], "IN"),
+            (_T.MQGET, [_md(100, CorrelId=_ONE), gmo(), _WHOLE], "IN"),  # (both ids)
+            (_T.MQGET, [_md(102), gmo(Options=wait, WaitInterval=0, Version=2,
+                                      MatchOptions=CMQC.MQMO_MATCH_MSG_ID), _WHOLE], "IN"),
+            (_T.MQGET, [mqpy.MD(CorrelId=_ONE), gmo(Version=2, MatchOptions=CMQC.MQMO_NONE),
+                        _WHOLE], "IN"),
+            (_T.MQGET, [mqpy.MD(CorrelId=_ONE), gmo(**by_correl), 2], "IN")]
 
 
 def _engine(root: str) -> tuple[QueueManagerEngine, object, dict[str, int]]:
@@ -70,12 +101,13 @@ def _engine(root: str) -> tuple[QueueManagerEngine, object, dict[str, int]]:
 
 
 def _run(engine: tuple, build) -> list:
-    """Three messages put (one longer than the channel's MAXMSGL), then the reads
+    """Three messages put (one longer than the channel's MAXMSGL; the first with a CorrelId
+    of its own, the others sharing one), then the reads
     ``build(handles)`` gives served as the poller serves them, on a new channel instance;
     what each gave, the channel's counters, the queue (emptied) and the statistics."""
     eng, conn, h = engine
     for i, data in enumerate((b"first", b"second message", b"long" * 1500)):
-        conn.put(h["OUT"], _md(100 + i), mqpy.PMO(), data)
+        conn.put(h["OUT"], _md(100 + i, CorrelId=_SHARED if i else _ONE), mqpy.PMO(), data)
     inst = _Instance(conn, _MAXMSGL)
     ids: dict[bytes, int] = {}
 
@@ -100,14 +132,44 @@ def _run(engine: tuple, build) -> list:
 
 
 def _patch(monkeypatch: pytest.MonkeyPatch, general: bool) -> None:
-    """One clock for both runs; ``general``: the receiver's way and the engine's general
-    calls."""
+    """One clock for both runs, waiting gets served at once by the receiver's way
+    (:func:`_waiting_served_at_once`); ``general``: the receiver's way and the engine's
+    general calls."""
     fixed_clock(monkeypatch)
+    _waiting_served_at_once(monkeypatch)
     if general:
         monkeypatch.setattr(svrconn_packed, "serve", lambda *args: None)
         monkeypatch.setattr(fastpath, "ENABLED", False)
 
 
+def _waiting_served_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The receiver's way serves an MQGET with MQGMO_WAIT (a valid WaitInterval) at once,
+    as the conversation's task answers it when its message is there (the engine's get
+    without a waiter: 2033 when none is, where the task would wait), so that a waiting get
+    the poller serves from its bytes has the general path's answer beside it."""
+    common, call_now = mqiflows.common_request, CallsServedAtOnce._call_now
+    waiting: dict[int, object] = {}  # (each kept: its id not another's)
+
+    def read(verb, body, order):
+        values = common(verb, body, order)
+        if values is not None and verb == _T.MQGET and values[1].Options & _WAIT \
+                and (values[1].WaitInterval >= 0
+                     or values[1].WaitInterval == CMQC.MQWI_UNLIMITED):
+            values[1].Options &= ~_WAIT  # (past _serve_now's check; put back to be called)
+            waiting[id(values[1])] = values[1]
+        return values
+
+    def called(self, verb, request, values, conn):
+        if id(values[1]) in waiting:
+            del waiting[id(values[1])]
+            values[1].Options |= _WAIT
+        return call_now(self, verb, request, values, conn)
+
+    monkeypatch.setattr(mqiflows, "common_request", read)
+    monkeypatch.setattr(CallsServedAtOnce, "_call_now", called)
+
+
+_WAIT = CMQC.MQGMO_WAIT
 pair = pair_fixture(_engine, _run, _patch)
 
 
