@@ -229,7 +229,7 @@ class GroupGetCalls:
             if e.state == AVAILABLE:
                 lsn = self._expire(mq, e) or lsn
         if chosen is None:
-            self._none_found(mq, waiter, opts, lsn)
+            self._none_found(h, waiter, opts, lsn)
         entry, _fields, parts = chosen
         return entry, lsn, False, parts
 

@@ -198,8 +198,6 @@ def test_a_get_by_correlid_takes_the_highest_priority_of_those_carrying_it(tmp_p
         inprocess.stop("QM1", str(tmp_path))
 
 
-@pytest.mark.xfail(strict=True, reason="groupcalls._select_in_groups passes the queue where "
-                   "_none_found takes the handle: AttributeError, not 2033")
 def test_a_waiting_get_by_group_that_finds_none_answers_2033(tmp_path):
     """Given an empty queue, when a get with MQGMO_WAIT (WaitInterval 0) and
     MQMO_MATCH_GROUP_ID finds no message, then it fails MQRC_NO_MSG_AVAILABLE."""
