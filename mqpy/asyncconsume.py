@@ -181,6 +181,13 @@ class Consumers:
         self.dispatcher: int | None = None  # the dispatching thread's ident
         self.stop_asked = False
         self.quiescing_told = False
+        #: the event handler was told the connection can make no more calls (2009 ...)
+        self.ending_told = False
+        #: events for the event handler that the thread which calls the functions delivers
+        #: (the dispatcher, else the watcher), so that it is never called beside a consumer
+        self.pending: list[tuple[int, int]] = []
+        #: the thread that tells the event handler while consumption is stopped
+        self.watcher: threading.Thread | None = None
         self.wait_reason = CMQC.MQRC_NONE  # why an MQOP_START_WAIT returns
         #: the dispatcher is in a get that waits on the connection (``wake_waiting_get``)
         self.waiting = False
@@ -240,7 +247,8 @@ class Consumers:
                 raise _fail(CMQC.MQRC_HOBJ_ERROR)
             consumer = Consumer(cbd, CMQC.MQHO_NONE, None, MD(), GMO(), suspended)
             self.event_handler = consumer
-            self._connection_events(self._event)
+            self._connection_events(self._connection_event)
+            self._watch()
         elif cbd.CallbackType == CMQC.MQCBT_MESSAGE_CONSUMER:
             if hobj == CMQC.MQHO_NONE or queue is None:
                 raise _fail(CMQC.MQRC_HOBJ_ERROR)
@@ -268,6 +276,19 @@ class Consumers:
         conn = self.qm.__dict__.get("_conn")
         if conn is not None and hasattr(conn, "event_handler"):
             conn.event_handler = sink
+
+    def _connection_event(self, reason: int, comp: int) -> None:
+        """An event the connection itself saw (``_connection_events``): a quiescing queue
+        manager is told, once, by the thread that calls the functions (after the callback
+        running returns); a reconnection's events at once, on the reconnecting thread."""
+        if reason != CMQC.MQRC_CONNECTION_QUIESCING:
+            self._event(reason, comp)
+            return
+        with self.lock:
+            if not self.quiescing_told:
+                self.quiescing_told = True
+                self.pending.append((reason, comp))
+                self.changed.notify_all()
 
     def _deregister(self, consumer: Consumer) -> None:
         if consumer is self.event_handler:
@@ -315,7 +336,6 @@ class Consumers:
                 self.connection_area = ctlo.ConnectionArea if ctlo is not None else None
                 self.state = STARTED
                 self.stop_asked = False
-                self.quiescing_told = False
                 if operation == CMQC.MQOP_START:
                     self.thread = threading.Thread(target=self._run_thread,
                                                    name="mqpy-async-consume", daemon=True)
@@ -429,9 +449,12 @@ class Consumers:
                 self.dispatcher = None
                 self.thread = None
                 self.changed.notify_all()
+                self._watch()
 
     def _turn(self) -> bool:
         """One pass over the active consumers; False once consumption ends."""
+        if self.pending and not self._tell_pending():
+            return False
         with self.lock:
             if self.stop_asked:
                 return False
@@ -442,18 +465,19 @@ class Consumers:
                     # MQOP_START_WAIT: returns (an implicit STOP)
                     self.wait_reason = CMQC.MQRC_NO_CALLBACKS_ACTIVE
                     return False
-                tell = self._quiescing_untold()
-                if not tell:
+                tell = self._untold()
+                if tell is None and not self.pending:
                     self.changed.wait(WAIT_SLICE_MS / 1000)
         if not active:
-            if tell:  # (the lock let go: the handler may call MQCTL from another thread)
-                self._event(CMQC.MQRC_CONNECTION_QUIESCING, _WARNING)
-            return True
+            # (the lock let go: the handler may call MQCTL from another thread)
+            return tell is None or self._tell(*tell)
         slice_ms = max(1, WAIT_SLICE_MS // len(active))
         for consumer in active:
             for _ in range(BURST):  # the messages there, then the next consumer
                 got = self._consume(consumer, slice_ms)
                 if got is None:
+                    return False
+                if self.pending and not self._tell_pending():
                     return False
                 if not got or self.stop_asked or self.state != STARTED or consumer.suspended:
                     break
@@ -507,6 +531,8 @@ class Consumers:
         if self.quiescing_told or self.event_handler is None:
             return False
         conn = self.qm.__dict__.get("_conn")
+        if conn is None:
+            return False
         engine = getattr(conn, "engine", None)
         if engine is not None:
             quiescing = bool(engine.quiescing)
@@ -516,6 +542,89 @@ class Consumers:
         if quiescing:
             self.quiescing_told = True
         return quiescing
+
+    def _ending_untold(self) -> bool:
+        """With no get of the dispatcher to find it out, whether the event handler is now to
+        be told that the connection broke (once): an embedded connection's queue manager
+        ended, a bindings or client connection's socket closed by its partner
+        (``peer_closed``; a client connection that reconnects is told of its reconnection
+        instead)."""
+        if self.ending_told or self.event_handler is None:
+            return False
+        conn = self.qm.__dict__.get("_conn")
+        if conn is None:
+            return False
+        closed = getattr(conn, "peer_closed", None)
+        if closed is not None:
+            ended = closed()
+        else:
+            engine = getattr(conn, "engine", None)
+            ended = bool(getattr(conn, "broken", False)) \
+                or bool(getattr(engine, "stopped", False))
+        if ended:
+            self.ending_told = True
+        return ended
+
+    def _untold(self) -> tuple[int, int] | None:
+        """(Lock held.) The event the handler is to be told now and was not, looked for
+        between gets: a quiescing queue manager, then a broken connection."""
+        if self._quiescing_untold():
+            return CMQC.MQRC_CONNECTION_QUIESCING, _WARNING
+        if self._ending_untold():
+            return CMQC.MQRC_CONNECTION_BROKEN, _FAILED
+        return None
+
+    def _tell(self, reason: int, comp: int) -> bool:
+        """The event handler told (lock not held); False when consumption is to stop."""
+        self._event(reason, comp)
+        return reason not in _ENDING
+
+    def _tell_pending(self) -> bool:
+        """The events queued for the handler told; False when consumption is to stop."""
+        with self.lock:
+            pending, self.pending = self.pending, []
+        going = True
+        for reason, comp in pending:
+            going = self._tell(reason, comp) and going
+        return going
+
+    # -- the watcher: the event handler told while consumption is stopped ----------------
+
+    def _watch(self) -> None:
+        """(Lock held.) With an event handler and consumption stopped, a thread that tells
+        it of the connection's events (IBM: events are delivered whether the connection is
+        started or stopped), until consumption starts (the dispatcher tells it then), the
+        handler is deregistered, the connection is disconnected or it was told the
+        connection broke."""
+        if self.event_handler is None or self.ending_told or self.state != STOPPED:
+            return
+        watcher = self.watcher
+        if watcher is not None and watcher.is_alive():
+            return
+        self.watcher = threading.Thread(target=self._watching, name="mqpy-async-events",
+                                        daemon=True)
+        self.watcher.start()
+
+    def _watching(self) -> None:
+        me = threading.current_thread()
+        while True:
+            with self.lock:
+                if self.watcher is not me or self.state != STOPPED \
+                        or self.event_handler is None \
+                        or self.qm.__dict__.get("_conn") is None:
+                    if self.watcher is me:
+                        self.watcher = None
+                    return
+                tell = None if self.pending else self._untold()
+                if tell is None and not self.pending:
+                    self.changed.wait(WAIT_SLICE_MS / 1000)
+                    continue
+            going = self._tell_pending() if tell is None else self._tell(*tell)
+            if not going:
+                with self.lock:
+                    if self.watcher is me:
+                        self.watcher = None
+                return
 
     def _qmdir(self, conn: Any) -> str | None:
         """The directory of the queue manager a bindings connection ``conn`` is to (where
@@ -612,7 +721,10 @@ class Consumers:
                            state=CMQC.MQCS_SUSPENDED)
             return True
         if reason in _ENDING:
-            self._event(reason, _FAILED)
+            with self.lock:
+                told, self.ending_told = self.ending_told, True
+            if not told:
+                self._event(reason, _FAILED)
             return None
         consumer.suspended = True  # (get inhibited, deleted ...): the application decides
         self._call(consumer, CMQC.MQCBCT_EVENT_CALL, comp=e.comp, reason=reason,

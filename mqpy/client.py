@@ -829,6 +829,19 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
             except Exception:  # noqa: BLE001 - the application's handler: reported there
                 pass
 
+    def peer_closed(self) -> bool:
+        """Whether the connection broke or its channel instance was closed by the queue
+        manager (``ChannelInstance.peer_closed``), seen between calls: the event handler of
+        a connection whose consumption is stopped or suspended is told
+        (``mqpy.asyncconsume``). A connection that reconnects: False (its reconnection's
+        events are told)."""
+        if self._recon is not None:
+            return False
+        if self.broken:
+            return True
+        instance = self._instance
+        return instance is not None and self.connected and instance.peer_closed()
+
     def wake_waiting_get(self) -> None:
         """MQCTL STOP / SUSPEND or MQDISC from another thread while the dispatcher's get
         waits: the CONN_STATE flow (``mqpy.connstate``) of this conversation, written beside
