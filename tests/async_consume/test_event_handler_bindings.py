@@ -1,0 +1,77 @@
+"""The MQCB event handler of a bindings connection is told, whatever the state of its
+asynchronous consumption (registered but never started, started and idle, suspended, a
+consumer's callback running), of a controlled end (MQRC_CONNECTION_QUIESCING) and of the
+queue manager's process killed (MQRC_CONNECTION_BROKEN, consumption then stopped). One
+queue manager for the file: the last test kills it."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+import mqpy
+from mqpy import CMQC
+from tests.async_consume.event_states import (
+    QUEUES,
+    STATES,
+    Watched,
+    tell_in_every_state,
+)
+from tests.support.installation import QM, Installation
+
+pytestmark = pytest.mark.system
+
+
+@pytest.fixture(scope="module")
+def install(tmp_path_factory):
+    inst = Installation(str(tmp_path_factory.mktemp("cbevent-bindings")))
+    inst.create(queues=tuple(QUEUES.values()))
+    try:
+        inst.start()
+        yield inst
+    finally:
+        inst.kill_all()
+
+
+@pytest.fixture(scope="module")
+def watched(install):
+    conns: dict[str, Watched] = {}
+    try:
+        for state in STATES:
+            qm = mqpy.QueueManager(None)
+            qm.connect(QM, data_path=install.root)
+            conns[state] = Watched(qm, state)
+        yield conns
+    finally:
+        for w in conns.values():
+            w.end()
+
+
+def test_a_controlled_end_is_told_in_every_state(install, watched):
+    """Given bindings connections with an event handler, their consumption registered but
+    not started, started, suspended and in a callback, when endmqm -c quiesces the queue
+    manager, then each handler is called with MQCBCT_EVENT_CALL and
+    MQRC_CONNECTION_QUIESCING (the running one once its callback returned), and the
+    consumption of each stays as it was."""
+    ended = install.run("endmqm", "-c", QM)
+    assert ended.returncode == 0, ended.stderr
+    tell_in_every_state(watched, CMQC.MQRC_CONNECTION_QUIESCING)
+    assert [w.consumption for w in watched.values()] \
+        == ["STOPPED", "STARTED", "SUSPENDED", "STARTED"]
+    assert all(w.reasons() == [CMQC.MQRC_CONNECTION_QUIESCING] for w in watched.values())
+
+
+def test_a_killed_queue_manager_is_told_and_stops_consumption(install, watched):
+    """Given the same connections, when the queue manager's process is killed, then each
+    handler is called with MQRC_CONNECTION_BROKEN, once, and the consumption of each is
+    STOPPED (a suspended one's too)."""
+    for w in watched.values():
+        w.release.set()
+    os.kill(install.pid(QM), signal.SIGKILL)
+    for state, w in watched.items():
+        reasons = w.wait_told(CMQC.MQRC_CONNECTION_BROKEN)
+        assert reasons[-1:] == [CMQC.MQRC_CONNECTION_BROKEN], state
+        assert reasons.count(CMQC.MQRC_CONNECTION_BROKEN) == 1, state
+        assert w.wait_stopped() == "STOPPED", state
