@@ -577,7 +577,16 @@ class Consumers:
     def _tell(self, reason: int, comp: int) -> bool:
         """The event handler told (lock not held); False when consumption is to stop."""
         self._event(reason, comp)
-        return reason not in _ENDING
+        if reason not in _ENDING:
+            return True
+        self._ended(reason)
+        return False
+
+    def _ended(self, reason: int) -> None:
+        """The connection can make no more calls: an MQOP_START_WAIT dispatching returns
+        with ``reason`` (consumption stops)."""
+        if self.dispatcher is not None and self.thread is None:
+            self.wait_reason = reason
 
     def _tell_pending(self) -> bool:
         """The events queued for the handler told; False when consumption is to stop."""
@@ -725,6 +734,7 @@ class Consumers:
                 told, self.ending_told = self.ending_told, True
             if not told:
                 self._event(reason, _FAILED)
+            self._ended(reason)
             return None
         consumer.suspended = True  # (get inhibited, deleted ...): the application decides
         self._call(consumer, CMQC.MQCBCT_EVENT_CALL, comp=e.comp, reason=reason,

@@ -831,7 +831,8 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
 
     def peer_closed(self) -> bool:
         """Whether the connection broke or its channel instance was closed by the queue
-        manager (``ChannelInstance.peer_closed``), seen between calls: the event handler of
+        manager (``ChannelInstance.peer_closed``) or its conversation ended there (END_CONV:
+        STOP CONN), seen between calls: the event handler of
         a connection whose consumption is stopped or suspended is told
         (``mqpy.asyncconsume``). A connection that reconnects: False (its reconnection's
         events are told)."""
@@ -839,8 +840,11 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
             return False
         if self.broken:
             return True
-        instance = self._instance
-        return instance is not None and self.connected and instance.peer_closed()
+        instance, conv = self._instance, self._conv
+        if instance is None or not self.connected:
+            return False
+        # (the flows waiting are read first: an END_CONV among them ends the conversation)
+        return instance.peer_closed() or bool(getattr(conv, "ended", False))
 
     def wake_waiting_get(self) -> None:
         """MQCTL STOP / SUSPEND or MQDISC from another thread while the dispatcher's get

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 
 import pytest
 
 import mqpy
 from mqpy import CMQC
+from tests.async_consume.conftest import Recorder
 from tests.async_consume.event_states import (
     QUEUES,
     STATES,
@@ -23,11 +25,14 @@ from tests.support.installation import QM, Installation
 
 pytestmark = pytest.mark.system
 
+#: the queue of the consumer that MQOP_START_WAIT dispatches for
+WAITED = "AC.EHW"
+
 
 @pytest.fixture(scope="module")
 def install(tmp_path_factory):
     inst = Installation(str(tmp_path_factory.mktemp("cbevent-bindings")))
-    inst.create(queues=tuple(QUEUES.values()))
+    inst.create(queues=(*QUEUES.values(), WAITED))
     try:
         inst.start()
         yield inst
@@ -49,7 +54,40 @@ def watched(install):
             w.end()
 
 
-def test_a_controlled_end_is_told_in_every_state(install, watched):
+class StartWait:
+    """A connection whose MQCTL MQOP_START_WAIT runs on a thread of its own."""
+
+    def __init__(self, install: Installation) -> None:
+        self.qm = mqpy.QueueManager(None)
+        self.qm.connect(QM, data_path=install.root)
+        self.events = Recorder()
+        self.qm.cb(operation=CMQC.MQOP_REGISTER,
+                   cbd=mqpy.CBD(CallbackType=CMQC.MQCBT_EVENT_HANDLER,
+                                CallbackFunction=self.events))
+        q = mqpy.Queue(self.qm, WAITED, CMQC.MQOO_INPUT_SHARED)
+        q.cb(operation=CMQC.MQOP_REGISTER, cbd=mqpy.CBD(CallbackFunction=lambda **kw: None),
+             gmo=mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
+                          WaitInterval=CMQC.MQWI_UNLIMITED))
+        self.answer: list[object] = []
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.qm.ctl(CMQC.MQOP_START_WAIT)
+            self.answer.append(CMQC.MQRC_NONE)
+        except mqpy.MQMIError as e:
+            self.answer.append(e.reason)
+
+
+@pytest.fixture(scope="module")
+def start_wait(install):
+    waiting = StartWait(install)
+    yield waiting
+    waiting.thread.join(5)
+
+
+def test_a_controlled_end_is_told_in_every_state(install, watched, start_wait):
     """Given bindings connections with an event handler, their consumption registered but
     not started, started, suspended and in a callback, when endmqm -c quiesces the queue
     manager, then each handler is called with MQCBCT_EVENT_CALL and
@@ -63,10 +101,11 @@ def test_a_controlled_end_is_told_in_every_state(install, watched):
     assert all(w.reasons() == [CMQC.MQRC_CONNECTION_QUIESCING] for w in watched.values())
 
 
-def test_a_killed_queue_manager_is_told_and_stops_consumption(install, watched):
-    """Given the same connections, when the queue manager's process is killed, then each
-    handler is called with MQRC_CONNECTION_BROKEN, once, and the consumption of each is
-    STOPPED (a suspended one's too)."""
+def test_a_killed_queue_manager_is_told_and_stops_consumption(install, watched, start_wait):
+    """Given the same connections, and one whose MQOP_START_WAIT dispatches, when the queue
+    manager's process is killed, then each handler is called with MQRC_CONNECTION_BROKEN,
+    once, and the consumption of each is STOPPED (a suspended one's too); MQOP_START_WAIT
+    returns, failed with MQRC_CONNECTION_BROKEN."""
     for w in watched.values():
         w.release.set()
     os.kill(install.pid(QM), signal.SIGKILL)
@@ -75,3 +114,7 @@ def test_a_killed_queue_manager_is_told_and_stops_consumption(install, watched):
         assert reasons[-1:] == [CMQC.MQRC_CONNECTION_BROKEN], state
         assert reasons.count(CMQC.MQRC_CONNECTION_BROKEN) == 1, state
         assert w.wait_stopped() == "STOPPED", state
+    start_wait.thread.join(10)
+    assert start_wait.answer == [CMQC.MQRC_CONNECTION_BROKEN]
+    assert [r for t, r, _m in start_wait.events.calls if t == CMQC.MQCBCT_EVENT_CALL] \
+        == [CMQC.MQRC_CONNECTION_QUIESCING, CMQC.MQRC_CONNECTION_BROKEN]
