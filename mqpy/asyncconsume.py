@@ -40,6 +40,7 @@ import sys
 import threading
 import time
 import traceback
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -610,30 +611,31 @@ class Consumers:
         watcher = self.watcher
         if watcher is not None and watcher.is_alive():
             return
-        self.watcher = threading.Thread(target=self._watching, name="mqpy-async-events",
+        self.watcher = threading.Thread(target=_watching, args=(weakref.ref(self),),
+                                        name="mqpy-async-events",
                                         daemon=True)
         self.watcher.start()
 
-    def _watching(self) -> None:
-        me = threading.current_thread()
-        while True:
-            with self.lock:
-                if self.watcher is not me or self.state != STOPPED \
-                        or self.event_handler is None \
-                        or self.qm.__dict__.get("_conn") is None:
-                    if self.watcher is me:
-                        self.watcher = None
-                    return
-                tell = None if self.pending else self._untold()
-                if tell is None and not self.pending:
-                    self.changed.wait(WAIT_SLICE_MS / 1000)
-                    continue
-            going = self._tell_pending() if tell is None else self._tell(*tell)
-            if not going:
-                with self.lock:
-                    if self.watcher is me:
-                        self.watcher = None
-                return
+    def watch_once(self, me: threading.Thread) -> bool | None:
+        """One look of the watcher ``me``: None once it is to end, True when it told the
+        handler something, False when there was nothing to tell."""
+        with self.lock:
+            if self.watcher is not me or self.state != STOPPED \
+                    or self.event_handler is None \
+                    or self.qm.__dict__.get("_conn") is None:
+                if self.watcher is me:
+                    self.watcher = None
+                return None
+            tell = None if self.pending else self._untold()
+            if tell is None and not self.pending:
+                return False
+        going = self._tell_pending() if tell is None else self._tell(*tell)
+        if going:
+            return True
+        with self.lock:
+            if self.watcher is me:
+                self.watcher = None
+        return None
 
     def _qmdir(self, conn: Any) -> str | None:
         """The directory of the queue manager a bindings connection ``conn`` is to (where
@@ -791,6 +793,24 @@ def _dispatch_gmos(gmo: GMO, slice_ms: int, quiescing_told: bool) -> tuple[GMO, 
     wait = gmo.WaitInterval if options & _GMO_WAIT else CMQC.MQWI_UNLIMITED
     waiting.WaitInterval = slice_ms if wait == CMQC.MQWI_UNLIMITED else min(wait, slice_ms)
     return at_once, waiting
+
+
+def _watching(ref: weakref.ref[Consumers]) -> None:
+    """The watcher's thread: it holds the connection's consumption only while it looks, so
+    that a QueueManager the program dropped is still collected (and disconnects)."""
+    me = threading.current_thread()
+    while True:
+        consumers = ref()
+        if consumers is None:
+            return
+        changed = consumers.changed
+        told = consumers.watch_once(me)
+        del consumers
+        if told is None:
+            return
+        if not told:
+            with changed:
+                changed.wait(WAIT_SLICE_MS / 1000)
 
 
 def consumers_of(qm: Any) -> Consumers:
