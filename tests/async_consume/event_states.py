@@ -3,6 +3,7 @@ with an event handler that records what it is told (the test_event_handler_* fil
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -96,3 +97,17 @@ def tell_in_every_state(watched: dict[str, Watched], reason: int) -> None:
     assert reason in running.wait_told(reason), RUNNING
     assert running.told_while_running is not None
     assert reason not in running.told_while_running
+
+
+def conn_ids(display: str) -> set[str]:
+    """The connection identifiers a DISPLAY CONN report lists."""
+    return set(re.findall(r"\bCONN\(([0-9A-F]+)\)", display))
+
+
+#: STOP CONN of a connection that makes no call: the queue manager marks it broken and says
+#: so at its next call; an event handler between calls is not told (the daemon neither closes
+#: the socket nor sends a notice: mqpy.engine.connection.Connection.stop has no hook for the
+#: server serving it)
+STOP_CONN_UNTOLD = ("STOP CONN is answered at the connection's next call only: the queue "
+                    "manager tells no server of the stop, so nothing reaches a connection "
+                    "between calls")

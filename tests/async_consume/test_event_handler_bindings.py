@@ -16,11 +16,15 @@ import mqpy
 from mqpy import CMQC
 from tests.async_consume.conftest import Recorder
 from tests.async_consume.event_states import (
+    NOT_STARTED,
     QUEUES,
     STATES,
+    STOP_CONN_UNTOLD,
     Watched,
+    conn_ids,
     tell_in_every_state,
 )
+from tests.support.daemon_pair import mqsc_here
 from tests.support.installation import QM, Installation
 
 pytestmark = pytest.mark.system
@@ -52,6 +56,26 @@ def watched(install):
     finally:
         for w in conns.values():
             w.end()
+
+
+@pytest.mark.xfail(strict=True, reason=STOP_CONN_UNTOLD)
+def test_stop_conn_is_told_to_a_connection_between_calls(install):
+    """Given a bindings connection with an event handler, its consumption not started,
+    when STOP CONN ends it, then its handler is told MQRC_CONNECTION_BROKEN."""
+    listing = "DISPLAY CONN(*) TYPE(CONN)\n"
+    before = conn_ids(mqsc_here(install, QM, listing).stdout)
+    qm = mqpy.QueueManager(None)
+    qm.connect(QM, data_path=install.root)
+    w = Watched(qm, NOT_STARTED)
+    try:
+        mine = conn_ids(mqsc_here(install, QM, listing).stdout) \
+            & conn_ids(mqsc_here(install, QM, listing).stdout) - before
+        assert len(mine) == 1
+        assert "AMQ8458I" in mqsc_here(install, QM, f"STOP CONN({mine.pop()})\n").stdout
+        assert w.wait_told(CMQC.MQRC_CONNECTION_BROKEN, timeout=2) \
+            == [CMQC.MQRC_CONNECTION_BROKEN]
+    finally:
+        w.end()
 
 
 class StartWait:

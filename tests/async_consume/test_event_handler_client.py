@@ -14,7 +14,15 @@ import signal
 import pytest
 
 from mqpy import CMQC
-from tests.async_consume.event_states import QUEUES, STATES, Watched, tell_in_every_state
+from tests.async_consume.event_states import (
+    NOT_STARTED,
+    QUEUES,
+    STATES,
+    STOP_CONN_UNTOLD,
+    Watched,
+    conn_ids,
+    tell_in_every_state,
+)
 from tests.support.site import ADMIT_OWNER, CHANNEL, QM
 from tests.support.site_here import HereSite
 
@@ -70,6 +78,21 @@ def test_a_stopped_channel_is_told_in_every_state(site):
         for w in conns.values():
             w.end()
         site.mqsc(f"START CHANNEL({CHANNEL})\n", ok=False)
+
+
+@pytest.mark.xfail(strict=True, reason=STOP_CONN_UNTOLD)
+def test_stop_conn_is_told_to_a_client_between_calls(site):
+    """Given a client connection with an event handler, its consumption not started, when
+    STOP CONN ends it, then its handler is told MQRC_CONNECTION_BROKEN."""
+    w = Watched(site.client(), NOT_STARTED)
+    try:
+        mine = conn_ids(site.mqsc(f"DISPLAY CONN(*) WHERE(CHANNEL EQ {CHANNEL})\n"))
+        assert len(mine) == 1
+        assert "AMQ8458I" in site.mqsc(f"STOP CONN({mine.pop()})\n")
+        assert w.wait_told(CMQC.MQRC_CONNECTION_BROKEN, timeout=2) \
+            == [CMQC.MQRC_CONNECTION_BROKEN]
+    finally:
+        w.end()
 
 
 def test_a_controlled_end_is_told_in_every_state_never_beside_a_callback(site, watched):
