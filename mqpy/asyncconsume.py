@@ -17,12 +17,18 @@ stops first). STOP, SUSPEND and MQDISC wake a dispatcher waiting for a message
 current callback has returned, as IBM's, not at the end of the dispatcher's wait. The
 callbacks themselves may call anything, MQCMIT of a consumer's syncpoint get included.
 The event handler is told (MQCBCT_EVENT_CALL) of a queue manager quiescing
-(MQRC_CONNECTION_QUIESCING: by a consumer's get, or with none getting by the queue manager's
-state, :meth:`Consumers._quiescing_untold`), of a broken connection (MQRC_CONNECTION_BROKEN, consumption
-then stopped) and, on a client connection that reconnects, of its reconnection
-(MQRC_RECONNECTING, then MQRC_RECONNECTED or MQRC_RECONNECT_FAILED, consumption then
-stopped); a consumer whose WaitInterval passes with no message is called with
-MQRC_NO_MSG_AVAILABLE.
+(MQRC_CONNECTION_QUIESCING, once: by a consumer's get, by a client's channel, or with none
+getting by the queue manager's state, :meth:`Consumers._quiescing_untold`), of a broken
+connection (MQRC_CONNECTION_BROKEN, once: by a get, or with none getting by the socket its
+partner closed, :meth:`Consumers._ending_untold`; consumption then stopped, an
+MQOP_START_WAIT returning with it) and, on a client connection that reconnects, of its
+reconnection (MQRC_RECONNECTING, then MQRC_RECONNECTED or MQRC_RECONNECT_FAILED, consumption
+then stopped, told at once on the reconnecting thread). It is told whatever the state of
+consumption, as IBM's: started or suspended, by the dispatcher between gets and never
+beside a consumer's callback (an event found meanwhile waits in ``pending`` until it
+returns); stopped (never started, or stopped since), by a watcher thread of the connection
+that looks every WAIT_SLICE_MS while an event handler is registered. A consumer whose
+WaitInterval passes with no message is called with MQRC_NO_MSG_AVAILABLE.
 
 The functions are called as IBM's ``ibmmq`` package calls them:
 ``fn(queue_manager=..., queue=..., md=..., gmo=..., msg=..., cbc=...)``. A function that
