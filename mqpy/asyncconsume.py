@@ -17,12 +17,18 @@ stops first). STOP, SUSPEND and MQDISC wake a dispatcher waiting for a message
 current callback has returned, as IBM's, not at the end of the dispatcher's wait. The
 callbacks themselves may call anything, MQCMIT of a consumer's syncpoint get included.
 The event handler is told (MQCBCT_EVENT_CALL) of a queue manager quiescing
-(MQRC_CONNECTION_QUIESCING: by a consumer's get, or with none getting by the queue manager's
-state, :meth:`Consumers._quiescing_untold`), of a broken connection (MQRC_CONNECTION_BROKEN, consumption
-then stopped) and, on a client connection that reconnects, of its reconnection
-(MQRC_RECONNECTING, then MQRC_RECONNECTED or MQRC_RECONNECT_FAILED, consumption then
-stopped); a consumer whose WaitInterval passes with no message is called with
-MQRC_NO_MSG_AVAILABLE.
+(MQRC_CONNECTION_QUIESCING, once: by a consumer's get, by a client's channel, or with none
+getting by the queue manager's state, :meth:`Consumers._quiescing_untold`), of a broken
+connection (MQRC_CONNECTION_BROKEN, once: by a get, or with none getting by the socket its
+partner closed, :meth:`Consumers._ending_untold`; consumption then stopped, an
+MQOP_START_WAIT returning with it) and, on a client connection that reconnects, of its
+reconnection (MQRC_RECONNECTING, then MQRC_RECONNECTED or MQRC_RECONNECT_FAILED, consumption
+then stopped, told at once on the reconnecting thread). It is told whatever the state of
+consumption, as IBM's: started or suspended, by the dispatcher between gets and never
+beside a consumer's callback (an event found meanwhile waits in ``pending`` until it
+returns); stopped (never started, or stopped since), by a watcher thread of the connection
+that looks every WAIT_SLICE_MS while an event handler is registered. A consumer whose
+WaitInterval passes with no message is called with MQRC_NO_MSG_AVAILABLE.
 
 The functions are called as IBM's ``ibmmq`` package calls them:
 ``fn(queue_manager=..., queue=..., md=..., gmo=..., msg=..., cbc=...)``. A function that
@@ -40,6 +46,7 @@ import sys
 import threading
 import time
 import traceback
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -181,6 +188,13 @@ class Consumers:
         self.dispatcher: int | None = None  # the dispatching thread's ident
         self.stop_asked = False
         self.quiescing_told = False
+        #: the event handler was told the connection can make no more calls (2009 ...)
+        self.ending_told = False
+        #: events for the event handler that the thread which calls the functions delivers
+        #: (the dispatcher, else the watcher), so that it is never called beside a consumer
+        self.pending: list[tuple[int, int]] = []
+        #: the thread that tells the event handler while consumption is stopped
+        self.watcher: threading.Thread | None = None
         self.wait_reason = CMQC.MQRC_NONE  # why an MQOP_START_WAIT returns
         #: the dispatcher is in a get that waits on the connection (``wake_waiting_get``)
         self.waiting = False
@@ -240,7 +254,8 @@ class Consumers:
                 raise _fail(CMQC.MQRC_HOBJ_ERROR)
             consumer = Consumer(cbd, CMQC.MQHO_NONE, None, MD(), GMO(), suspended)
             self.event_handler = consumer
-            self._connection_events(self._event)
+            self._connection_events(self._connection_event)
+            self._watch()
         elif cbd.CallbackType == CMQC.MQCBT_MESSAGE_CONSUMER:
             if hobj == CMQC.MQHO_NONE or queue is None:
                 raise _fail(CMQC.MQRC_HOBJ_ERROR)
@@ -268,6 +283,19 @@ class Consumers:
         conn = self.qm.__dict__.get("_conn")
         if conn is not None and hasattr(conn, "event_handler"):
             conn.event_handler = sink
+
+    def _connection_event(self, reason: int, comp: int) -> None:
+        """An event the connection itself saw (``_connection_events``): a quiescing queue
+        manager is told, once, by the thread that calls the functions (after the callback
+        running returns); a reconnection's events at once, on the reconnecting thread."""
+        if reason != CMQC.MQRC_CONNECTION_QUIESCING:
+            self._event(reason, comp)
+            return
+        with self.lock:
+            if not self.quiescing_told:
+                self.quiescing_told = True
+                self.pending.append((reason, comp))
+                self.changed.notify_all()
 
     def _deregister(self, consumer: Consumer) -> None:
         if consumer is self.event_handler:
@@ -315,7 +343,6 @@ class Consumers:
                 self.connection_area = ctlo.ConnectionArea if ctlo is not None else None
                 self.state = STARTED
                 self.stop_asked = False
-                self.quiescing_told = False
                 if operation == CMQC.MQOP_START:
                     self.thread = threading.Thread(target=self._run_thread,
                                                    name="mqpy-async-consume", daemon=True)
@@ -429,9 +456,12 @@ class Consumers:
                 self.dispatcher = None
                 self.thread = None
                 self.changed.notify_all()
+                self._watch()
 
     def _turn(self) -> bool:
         """One pass over the active consumers; False once consumption ends."""
+        if self.pending and not self._tell_pending():
+            return False
         with self.lock:
             if self.stop_asked:
                 return False
@@ -442,18 +472,19 @@ class Consumers:
                     # MQOP_START_WAIT: returns (an implicit STOP)
                     self.wait_reason = CMQC.MQRC_NO_CALLBACKS_ACTIVE
                     return False
-                tell = self._quiescing_untold()
-                if not tell:
+                tell = self._untold()
+                if tell is None and not self.pending:
                     self.changed.wait(WAIT_SLICE_MS / 1000)
         if not active:
-            if tell:  # (the lock let go: the handler may call MQCTL from another thread)
-                self._event(CMQC.MQRC_CONNECTION_QUIESCING, _WARNING)
-            return True
+            # (the lock let go: the handler may call MQCTL from another thread)
+            return tell is None or self._tell(*tell)
         slice_ms = max(1, WAIT_SLICE_MS // len(active))
         for consumer in active:
             for _ in range(BURST):  # the messages there, then the next consumer
                 got = self._consume(consumer, slice_ms)
                 if got is None:
+                    return False
+                if self.pending and not self._tell_pending():
                     return False
                 if not got or self.stop_asked or self.state != STARTED or consumer.suspended:
                     break
@@ -507,6 +538,8 @@ class Consumers:
         if self.quiescing_told or self.event_handler is None:
             return False
         conn = self.qm.__dict__.get("_conn")
+        if conn is None:
+            return False
         engine = getattr(conn, "engine", None)
         if engine is not None:
             quiescing = bool(engine.quiescing)
@@ -516,6 +549,99 @@ class Consumers:
         if quiescing:
             self.quiescing_told = True
         return quiescing
+
+    def _ending_untold(self) -> bool:
+        """With no get of the dispatcher to find it out, whether the event handler is now to
+        be told that the connection broke (once): an embedded connection's queue manager
+        ended, a bindings or client connection's socket closed by its partner
+        (``peer_closed``; a client connection that reconnects is told of its reconnection
+        instead)."""
+        if self.ending_told or self.event_handler is None:
+            return False
+        conn = self.qm.__dict__.get("_conn")
+        if conn is None:
+            return False
+        closed = getattr(conn, "peer_closed", None)
+        if closed is not None:
+            ended = closed()
+        else:
+            engine = getattr(conn, "engine", None)
+            ended = bool(getattr(conn, "broken", False)) \
+                or bool(getattr(engine, "stopped", False))
+        if ended:
+            self.ending_told = True
+        return ended
+
+    def _untold(self) -> tuple[int, int] | None:
+        """(Lock held.) The event the handler is to be told now and was not, looked for
+        between gets: a quiescing queue manager, then a broken connection."""
+        if self._quiescing_untold():
+            return CMQC.MQRC_CONNECTION_QUIESCING, _WARNING
+        if self._ending_untold():
+            return CMQC.MQRC_CONNECTION_BROKEN, _FAILED
+        return None
+
+    def _tell(self, reason: int, comp: int) -> bool:
+        """The event handler told (lock not held); False when consumption is to stop."""
+        self._event(reason, comp)
+        if reason not in _ENDING:
+            return True
+        self._ended(reason)
+        return False
+
+    def _ended(self, reason: int) -> None:
+        """The connection can make no more calls: an MQOP_START_WAIT dispatching returns
+        with ``reason`` (consumption stops)."""
+        if self.dispatcher is not None and self.thread is None:
+            self.wait_reason = reason
+
+    def _tell_pending(self) -> bool:
+        """The events queued for the handler told; False when consumption is to stop."""
+        with self.lock:
+            pending, self.pending = self.pending, []
+        going = True
+        for reason, comp in pending:
+            going = self._tell(reason, comp) and going
+        return going
+
+    # -- the watcher: the event handler told while consumption is stopped ----------------
+
+    def _watch(self) -> None:
+        """(Lock held.) With an event handler and consumption stopped, a thread that tells
+        it of the connection's events (IBM: events are delivered whether the connection is
+        started or stopped), until consumption starts (the dispatcher tells it then), the
+        handler is deregistered, the connection is disconnected or it was told the
+        connection broke."""
+        if self.event_handler is None or self.ending_told or self.state != STOPPED:
+            return
+        watcher = self.watcher
+        if watcher is not None and watcher.is_alive():
+            return
+        self.watcher = threading.Thread(target=_watching, args=(weakref.ref(self),),
+                                        name="mqpy-async-events",
+                                        daemon=True)
+        self.watcher.start()
+
+    def watch_once(self, me: threading.Thread) -> bool | None:
+        """One look of the watcher ``me``: None once it is to end, True when it told the
+        handler something, False when there was nothing to tell."""
+        with self.lock:
+            if self.watcher is not me or self.state != STOPPED \
+                    or self.event_handler is None \
+                    or self.qm.__dict__.get("_conn") is None:
+                if self.watcher is me:
+                    self.watcher = None
+                return None
+            tell = None if self.pending else self._untold()
+            if tell is None and not self.pending:
+                return False
+        going = self._tell_pending() if tell is None else self._tell(*tell)
+        if going:
+            return True
+        with self.lock:
+            if self.watcher is me:
+                self.watcher = None
+        return None
 
     def _qmdir(self, conn: Any) -> str | None:
         """The directory of the queue manager a bindings connection ``conn`` is to (where
@@ -612,7 +738,11 @@ class Consumers:
                            state=CMQC.MQCS_SUSPENDED)
             return True
         if reason in _ENDING:
-            self._event(reason, _FAILED)
+            with self.lock:
+                told, self.ending_told = self.ending_told, True
+            if not told:
+                self._event(reason, _FAILED)
+            self._ended(reason)
             return None
         consumer.suspended = True  # (get inhibited, deleted ...): the application decides
         self._call(consumer, CMQC.MQCBCT_EVENT_CALL, comp=e.comp, reason=reason,
@@ -669,6 +799,24 @@ def _dispatch_gmos(gmo: GMO, slice_ms: int, quiescing_told: bool) -> tuple[GMO, 
     wait = gmo.WaitInterval if options & _GMO_WAIT else CMQC.MQWI_UNLIMITED
     waiting.WaitInterval = slice_ms if wait == CMQC.MQWI_UNLIMITED else min(wait, slice_ms)
     return at_once, waiting
+
+
+def _watching(ref: weakref.ref[Consumers]) -> None:
+    """The watcher's thread: it holds the connection's consumption only while it looks, so
+    that a QueueManager the program dropped is still collected (and disconnects)."""
+    me = threading.current_thread()
+    while True:
+        consumers = ref()
+        if consumers is None:
+            return
+        changed = consumers.changed
+        told = consumers.watch_once(me)
+        del consumers
+        if told is None:
+            return
+        if not told:
+            with changed:
+                changed.wait(WAIT_SLICE_MS / 1000)
 
 
 def consumers_of(qm: Any) -> Consumers:

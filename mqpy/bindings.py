@@ -339,6 +339,28 @@ class BindingsConnection(ClosedLater, ReadAheadVerbs, TemplatedCalls, MQIVerbs):
             except OSError:
                 pass  # broken: the waiting get finds that out
 
+    def peer_closed(self) -> bool:
+        """Whether the connection broke or the queue manager has closed its socket (an end
+        of stream waiting to be read), seen without reading, between calls: the event
+        handler of a connection whose consumption is stopped or suspended is told
+        (``mqpy.asyncconsume``). A call in flight finds it out itself (False then); so
+        does one after flows waiting to be read (read ahead's)."""
+        if self.broken:
+            return True
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            sock = self._sock
+            if sock is None:
+                return False
+            return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
+        finally:
+            self._lock.release()
+
     @contextlib.contextmanager
     def exchange_here(self) -> Iterator[tuple[socket.socket, Flows] | None]:
         """The connection for one call whose bytes the caller moves itself (a channel

@@ -829,6 +829,23 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
             except Exception:  # noqa: BLE001 - the application's handler: reported there
                 pass
 
+    def peer_closed(self) -> bool:
+        """Whether the connection broke or its channel instance was closed by the queue
+        manager (``ChannelInstance.peer_closed``) or its conversation ended there (END_CONV:
+        STOP CONN), seen between calls: the event handler of
+        a connection whose consumption is stopped or suspended is told
+        (``mqpy.asyncconsume``). A connection that reconnects: False (its reconnection's
+        events are told)."""
+        if self._recon is not None:
+            return False
+        if self.broken:
+            return True
+        instance, conv = self._instance, self._conv
+        if instance is None or not self.connected:
+            return False
+        # (the flows waiting are read first: an END_CONV among them ends the conversation)
+        return instance.peer_closed() or bool(getattr(conv, "ended", False))
+
     def wake_waiting_get(self) -> None:
         """MQCTL STOP / SUSPEND or MQDISC from another thread while the dispatcher's get
         waits: the CONN_STATE flow (``mqpy.connstate``) of this conversation, written beside
