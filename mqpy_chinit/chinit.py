@@ -255,10 +255,10 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         slot and get one (a slot observer: Channel Not Activated, Activated), and the inbound
         channels CHLAUTH blocked (``access.on_blocked``: Channel Blocked), put on
         SYSTEM.ADMIN.CHANNEL.EVENT as the queue manager's CHLEV wants (asked of it each time,
-        through the admin), from a worker thread, each time some are kept. Its MQI
-        connection is made at the first event CHLEV wants, so none while CHLEV is DISABLED
-        (unless the admin cannot tell CHLEV: then it is asked through that connection); none
-        once the queue manager quiesces (the events then are lost)."""
+        through its own MQI connection, made at the first event kept: asked through the
+        command server's admin, the question held a controlled end), from a worker thread,
+        each time some are kept; none once the queue manager quiesces (the events then are
+        lost)."""
         token = trio.lowlevel.current_trio_token()
         ready = [trio.Event()]
 
@@ -296,22 +296,9 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
                 if svrconn.quiescing(self):  # (no question asked of a queue manager ending)
                     kept.pending.clear()
                     continue
-                try:
-                    chlev = await trio.to_thread.run_sync(self._qmgr_attr, "CHLEV")
-                    if chlev is None:  # the admin cannot tell: asked through the connection
-                        if qm is None:
-                            qm = await trio.to_thread.run_sync(self._connect_for_events)
-                        chlev = await trio.to_thread.run_sync(qm.inquire,
-                                                              CMQC.MQIA_CHANNEL_EVENT)
-                except MQMIError:
-                    kept.pending.clear()  # not asked: the events are lost, as IBM's would be
-                    continue
-                wanted = kept.take_wanted(events.chlev_of(chlev))
-                if not wanted:
-                    continue
                 if qm is None:
                     qm = await trio.to_thread.run_sync(self._connect_for_events)
-                await trio.to_thread.run_sync(events.put_channel_events, qm, wanted)
+                await trio.to_thread.run_sync(kept.put_pending, qm)
         finally:
             stop()
             stop_slots()

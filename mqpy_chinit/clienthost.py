@@ -82,6 +82,9 @@ class ClientHost:
         self.chinit.svrconn_handler = self.poller.svrconn_handler()
         self.serving = 0  # handed-over sockets being served
         self._changed = trio.Event()
+        #: the channel events' task, ended as the queue manager quiesces (its MQI
+        #: connection must not hold a controlled end)
+        self._events_scope = trio.CancelScope()
 
     async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         listener = trio.socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -95,9 +98,7 @@ class ClientHost:
             async with trio.open_nursery() as nursery:
                 self.chinit.nursery = nursery
                 nursery.start_soon(self.poller.run)
-                # Channel Blocked for the clients CHLAUTH refuses here (no other channel
-                # of this channel initiator's has a state to tell)
-                nursery.start_soon(self.chinit.channel_events)
+                nursery.start_soon(self._channel_events)
                 task_status.started()
                 while True:
                     try:
@@ -115,6 +116,12 @@ class ClientHost:
             except OSError:
                 pass
 
+    async def _channel_events(self) -> None:
+        """Channel Blocked for the clients CHLAUTH refuses here (no other channel of this
+        channel initiator's has a state to tell), until the queue manager quiesces."""
+        with self._events_scope:
+            await self.chinit.channel_events()
+
     async def wait_idle(self) -> None:
         """Return once no handed-over client is connected (a controlled end waits)."""
         while self.serving:
@@ -123,11 +130,13 @@ class ClientHost:
     def qmgr_quiescing(self, reconnect: bool) -> None:
         """A controlled endmqm begins (``reconnect``: with -r): every handed-over client's
         instance tells its client and goes on (``svrconn.qmgr_quiescing``)."""
+        self._events_scope.cancel()
         svrconn.qmgr_quiescing(self.chinit, reconnect)
 
     def qmgr_ending(self, reconnect: bool) -> None:
         """endmqm (``reconnect``: with -r): every handed-over client's instance ends, its
         client told whether to reconnect (``svrconn.qmgr_ending``)."""
+        self._events_scope.cancel()
         svrconn.qmgr_ending(self.chinit, reconnect)
 
     def _served(self, delta: int) -> None:

