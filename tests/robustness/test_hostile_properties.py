@@ -290,39 +290,16 @@ def test_a_message_with_200000_properties_does_not_stall_other_connections(site,
     completing while the browse reads its properties (none did while they were read under
     the engine's lock, or in the event loop that serves both connections)."""
     _put(qm, _many(200_000))
-    other = site.bindings()
-    done: list[float] = []
-    stop = threading.Event()
-
-    def putter() -> None:
-        q = mqpy.Queue(other, OTHER, CMQC.MQOO_OUTPUT)
-        while not stop.is_set():
-            q.put(b"x")
-            done.append(time.monotonic())
-            stop.wait(0.1)  # (a call a tenth of a second apart: served by the event loop)
-        q.close()
-
-    thread = threading.Thread(target=putter)
-    thread.start()
-    try:
-        while not done:  # (the putter connected and putting)
-            time.sleep(0.01)
-        start = time.monotonic()
-        got = _get(qm, CMQC.MQGMO_PROPERTIES_AS_Q_DEF, browse=True, handle=False)[0]
-        end = time.monotonic()
-    finally:
-        stop.set()
-        thread.join()
-        other.disconnect()
-    assert got.endswith(b"BODY")
+    got: list[bytes] = []
+    done, start, end = _other_puts(site, 0.1, lambda: got.append(_get(
+        qm, CMQC.MQGMO_PROPERTIES_AS_Q_DEF, browse=True, handle=False)[0]))
+    assert got[0].endswith(b"BODY")
     assert sum(start < t < end for t in done) >= 3
 
 
-def _puts_went_on_throughout(site, action) -> bool:  # noqa: ANN001
-    """Whether MQPUTs of another connection to another queue (one every hundredth of a
-    second) completed in each quarter of the time ``action()`` ran: a call that holds the
-    queue manager's lock while it reads holds them for most of its time, and leaves at
-    least two quarters without one."""
+def _other_puts(site, interval: float, action) -> tuple[list[float], float, float]:  # noqa: ANN001
+    """Run ``action()`` while another connection puts to another queue every ``interval``
+    seconds: when each of its MQPUTs completed, and when ``action`` began and ended."""
     other = site.bindings()
     done: list[float] = []
     stop = threading.Event()
@@ -332,7 +309,7 @@ def _puts_went_on_throughout(site, action) -> bool:  # noqa: ANN001
         while not stop.is_set():
             q.put(b"x")
             done.append(time.monotonic())
-            stop.wait(0.01)
+            stop.wait(interval)
         q.close()
 
     thread = threading.Thread(target=putter)
@@ -347,6 +324,15 @@ def _puts_went_on_throughout(site, action) -> bool:  # noqa: ANN001
         stop.set()
         thread.join()
         other.disconnect()
+    return done, start, end
+
+
+def _puts_went_on_throughout(site, action) -> bool:  # noqa: ANN001
+    """Whether MQPUTs of another connection to another queue (one every hundredth of a
+    second) completed in each quarter of the time ``action()`` ran: a call that holds the
+    queue manager's lock while it reads holds them for most of its time, and leaves at
+    least two quarters without one."""
+    done, start, end = _other_puts(site, 0.01, action)
     quarter = (end - start) / 4
     seen = {int((t - start) // quarter) for t in done if start < t < end}
     return seen == {0, 1, 2, 3}
